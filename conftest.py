@@ -1,0 +1,35 @@
+"""Repository-wide pytest setup: which backend this run is for.
+
+``LAZYGRAPH_BACKEND`` (default ``python``) names the backend of the run; nox
+sets it per session. A test marked ``@pytest.mark.backend("numba")`` runs only
+in the run for that backend; unmarked tests run in every run.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+
+import pytest
+
+BACKEND = os.environ.get("LAZYGRAPH_BACKEND", "python")
+
+_BACKENDS_SRC = "packages/lazygraph-backends/src/lazygraph/backends"
+
+# The backend modules import numba or jax at the top; where that library is not
+# installed, --doctest-modules must not try to import them.
+collect_ignore = [
+    f"{_BACKENDS_SRC}/{library}"
+    for library in ("numba", "jax")
+    if importlib.util.find_spec(library) is None
+]
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    for item in items:
+        for marker in item.iter_markers("backend"):
+            name = marker.args[0] if marker.args else marker.kwargs.get("name")
+            if name != BACKEND:
+                reason = f"needs LAZYGRAPH_BACKEND={name} (this run: {BACKEND})"
+                item.add_marker(pytest.mark.skip(reason=reason))
+                break

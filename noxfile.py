@@ -1,0 +1,91 @@
+"""Development sessions. ``nox -l`` lists them; ``nox`` alone runs tests and lint.
+
+- ``tests(backend=...)``: the test suite with ``LAZYGRAPH_BACKEND`` set to
+  python, numba or jax. Unmarked tests run in every one; a test marked
+  ``backend(name)`` runs only in its backend's session.
+- ``lint``: ruff check and ruff format --check.
+- ``demo``: runs demo/run.py.
+- ``packaging``: only the tests marked ``packaging`` (wheels, venvs).
+
+Arguments after ``--`` go to pytest: ``nox -s "tests(backend='python')" -- -x -k merge``.
+"""
+
+from __future__ import annotations
+
+import nox
+
+nox.needs_version = ">=2025.2.9"  # nox.project.dependency_groups
+nox.options.default_venv_backend = "uv|virtualenv"
+nox.options.sessions = ["tests", "lint"]
+
+PYPROJECT = nox.project.load_toml("pyproject.toml")
+BACKENDS = ("python", "numba", "jax")
+LINT_PATHS = ("packages", "tests", "benchmarks", "demo", "noxfile.py", "conftest.py")
+ENV = {"OPENBLAS_NUM_THREADS": "1"}
+
+
+def install_lazygraph(session: nox.Session, backend: str = "python") -> None:
+    """Editable installs of the three distributions, with the backend's extra."""
+    backends = "packages/lazygraph-backends"
+    if backend != "python":
+        backends += f"[{backend}]"
+    session.install(
+        "-e",
+        "packages/lazygraph-core",
+        "-e",
+        "packages/lazygraph-numpy-api",
+        "-e",
+        backends,
+    )
+
+
+def backend_is_placeholder(session: nox.Session, backend: str) -> bool:
+    """Whether the backend's entry point still names ``backend = None``.
+
+    An import error is not a placeholder: it fails the session.
+    """
+    code = (
+        "from importlib.metadata import entry_points; "
+        f"(ep,) = entry_points(group='lazygraph.backends', name={backend!r}); "
+        "print('placeholder' if ep.load() is None else 'ready')"
+    )
+    output = session.run("python", "-c", code, silent=True)
+    return isinstance(output, str) and output.strip() == "placeholder"
+
+
+@nox.session
+@nox.parametrize("backend", BACKENDS)
+def tests(session: nox.Session, backend: str) -> None:
+    """Run pytest with LAZYGRAPH_BACKEND=<backend>."""
+    # pip and setuptools: the packaging tests build wheels without build isolation.
+    session.install(*nox.project.dependency_groups(PYPROJECT, "test"), "pip", "setuptools>=70.1")
+    install_lazygraph(session)
+    if backend != "python":
+        if backend_is_placeholder(session, backend):
+            session.skip(f"lazygraph.backends.{backend} is still a placeholder (backend = None)")
+        install_lazygraph(session, backend)  # again, with the backend's library
+    session.run("pytest", *session.posargs, env={**ENV, "LAZYGRAPH_BACKEND": backend})
+
+
+@nox.session
+def lint(session: nox.Session) -> None:
+    """ruff check and ruff format --check."""
+    session.install("ruff")
+    session.run("ruff", "check", *LINT_PATHS)
+    session.run("ruff", "format", "--check", *LINT_PATHS)
+
+
+@nox.session
+def demo(session: nox.Session) -> None:
+    """Install lazygraph and run the demo script."""
+    install_lazygraph(session)
+    session.run("python", "demo/run.py", *session.posargs, env=ENV)
+
+
+@nox.session
+def packaging(session: nox.Session) -> None:
+    """Only the tests marked ``packaging``: wheel builds and installs."""
+    session.install(*nox.project.dependency_groups(PYPROJECT, "test"), "pip", "setuptools>=70.1")
+    install_lazygraph(session)
+    # tests/ only: importing packages/ for its doctests would add nothing here.
+    session.run("pytest", "-m", "packaging", *(session.posargs or ["tests"]), env=ENV)

@@ -1,0 +1,8 @@
+"""The Numba backend (CPU). Placeholder: its lowering arrives with issue 6.
+
+``backend`` is the object the ``lazygraph.backends`` entry point names; it is
+``None`` until the lowering exists, which the backend registry reads as "not
+available". This module imports nothing heavy (not numba).
+"""
+
+backend = None

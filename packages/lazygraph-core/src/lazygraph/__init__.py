@@ -1,0 +1,47 @@
+"""lazygraph: numpy code recorded into a typed graph, rewritten, and compiled.
+
+The user-facing verbs live here; the machinery lives in subpackages:
+``lazygraph.graph`` (Variable, Apply, Op, Type, FunctionGraph),
+``lazygraph.rewriting`` (rewriters and their databases), ``lazygraph.printing``,
+``lazygraph.compile`` (``function`` and backends), and, from the sibling
+distributions, ``lazygraph.numpy`` and ``lazygraph.backends``.
+
+Names are imported on first use, so ``import lazygraph`` stays cheap.
+"""
+
+from __future__ import annotations
+
+import importlib
+import pkgutil
+from typing import Any
+
+# The import package is shared by three distributions (lazygraph-core,
+# lazygraph-numpy-api, lazygraph-backends). In editable installs each one puts
+# its own ``src`` directory on sys.path; extending __path__ lets
+# ``lazygraph.numpy`` and ``lazygraph.backends`` be found next to core.
+__path__ = pkgutil.extend_path(__path__, __name__)
+
+__version__ = "0.1.0.dev0"
+
+# public name -> "module:attribute"
+_LAZY_ATTRIBUTES: dict[str, str] = {
+    "config": "lazygraph.configuration:config",
+    "dprint": "lazygraph.printing:dprint",
+    "function": "lazygraph.compile.function:function",
+}
+
+__all__ = sorted(_LAZY_ATTRIBUTES)
+
+
+def __getattr__(name: str) -> Any:
+    target = _LAZY_ATTRIBUTES.get(name)
+    if target is None:
+        raise AttributeError(f"module 'lazygraph' has no attribute {name!r}")
+    module_name, attr = target.split(":")
+    value = getattr(importlib.import_module(module_name), attr)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(_LAZY_ATTRIBUTES))

@@ -1,0 +1,75 @@
+"""The backend registry.
+
+A backend is a named object with ``compile(fgraph) -> callable``: the callable
+takes the input values in ``fgraph.inputs`` order and returns the list of output
+values. ``python`` ships with core; other packages register theirs under the
+``lazygraph.backends`` entry-point group (``name = "module:attribute"``), loaded
+on first lookup so core never imports numba or jax itself.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from importlib.metadata import entry_points
+from typing import Any, Protocol
+
+from lazygraph.graph.fg import FunctionGraph
+
+__all__ = ["Backend", "available_backends", "get_backend", "register_backend"]
+
+ENTRY_POINT_GROUP = "lazygraph.backends"
+
+
+class Backend(Protocol):
+    name: str
+
+    def compile(self, fgraph: FunctionGraph) -> Callable[..., Sequence[Any]]: ...
+
+
+_registry: dict[str, Backend] = {}
+
+
+def register_backend(backend: Backend, name: str | None = None) -> Backend:
+    """Make ``backend`` available under ``name`` (default ``backend.name``)."""
+    _registry[name or backend.name] = backend
+    return backend
+
+
+def _entry_point_backends() -> dict[str, Any]:
+    return {ep.name: ep for ep in entry_points(group=ENTRY_POINT_GROUP)}
+
+
+def get_backend(name: str) -> Backend:
+    """The backend registered as ``name``, loading its entry point if needed.
+
+    Raises ``ValueError`` listing the available backends if there is none, or
+    if its package is installed but cannot provide it yet.
+    """
+    if name not in _registry:
+        if name == "python":
+            from lazygraph.compile import python_backend  # noqa: F401 (registers itself)
+        else:
+            ep = _entry_point_backends().get(name)
+            if ep is not None:
+                backend = ep.load()
+                if backend is not None:
+                    register_backend(backend, name)
+    if name not in _registry:
+        raise ValueError(
+            f"no lazygraph backend named {name!r}; available: {', '.join(available_backends())}"
+        )
+    return _registry[name]
+
+
+def available_backends() -> list[str]:
+    """Names of the backends that can be used now."""
+    names = {"python", *_registry}
+    for name, ep in _entry_point_backends().items():
+        if name in names:
+            continue
+        try:
+            if ep.load() is not None:
+                names.add(name)
+        except ImportError:
+            continue
+    return sorted(names)

@@ -1,0 +1,98 @@
+"""``function(inputs, outputs)``: compile a graph into a Python callable (Theano style).
+
+>>> from lazygraph.graph.basic import Apply, Op, Type
+>>> class Double(Type):
+...     def filter(self, data, strict=False, allow_downcast=None):
+...         return float(data)
+>>> class Add(Op):
+...     def make_node(self, x, y):
+...         return Apply(self, [x, y], [Double()()])
+...     def perform(self, node, inputs, output_storage):
+...         output_storage[0][0] = inputs[0] + inputs[1]
+>>> x, y = Double()("x"), Double()("y")
+>>> f = function([x, y], Add()(x, y))
+>>> f(1, 2)
+3.0
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from lazygraph.compile.backends import get_backend
+from lazygraph.compile.mode import Mode, get_mode
+from lazygraph.configuration import config
+from lazygraph.graph.basic import Variable
+from lazygraph.graph.fg import FunctionGraph
+
+__all__ = ["Function", "function", "rewrite_graph"]
+
+
+def rewrite_graph(fgraph: FunctionGraph, mode: Mode) -> FunctionGraph:
+    """Apply ``mode``'s rewrite query from ``optdb`` to ``fgraph`` in place."""
+    from lazygraph.rewriting.db import optdb
+
+    rewriter = optdb.query(mode.query)
+    rewriter.rewrite(fgraph)
+    return fgraph
+
+
+class Function:
+    """A compiled graph. Call it with one value per input, in order.
+
+    Values are checked and converted by each input's ``Type.filter`` unless
+    ``trust_input`` is set. Returns one value, or a list when compiled with a
+    list of outputs.
+    """
+
+    def __init__(
+        self,
+        fgraph: FunctionGraph,
+        fn: Callable[..., Sequence[Any]],
+        unpack_single: bool,
+        backend: str,
+    ) -> None:
+        self.fgraph = fgraph
+        self.fn = fn
+        self.unpack_single = unpack_single
+        self.backend = backend
+        self.input_types = [v.type for v in fgraph.inputs]
+        self.trust_input = False
+
+    def __call__(self, *args: Any) -> Any:
+        if len(args) != len(self.input_types):
+            raise TypeError(
+                f"this function takes {len(self.input_types)} inputs "
+                f"({', '.join(map(str, self.fgraph.inputs))}), {len(args)} given"
+            )
+        if not self.trust_input:
+            args = tuple(t.filter(a) for t, a in zip(self.input_types, args, strict=True))
+        outputs = self.fn(*args)
+        if self.unpack_single:
+            return outputs[0]
+        return list(outputs)
+
+
+def function(
+    inputs: Sequence[Variable],
+    outputs: Variable | Sequence[Variable],
+    mode: Mode | str | None = None,
+    rewrite: bool = True,
+) -> Function:
+    """Compile the graph from ``inputs`` to ``outputs``.
+
+    The graph is copied into a :class:`FunctionGraph`, rewritten with ``mode``'s
+    query over ``optdb`` (``rewrite=False`` skips that) and compiled by the
+    mode's backend (default ``config.backend``). An output that depends on a
+    variable not in ``inputs`` raises ``MissingInputError`` naming it.
+    """
+    unpack_single = isinstance(outputs, Variable)
+    outs = [outputs] if unpack_single else list(outputs)  # type: ignore[list-item]
+    fgraph = FunctionGraph(list(inputs), outs, clone=True)
+    resolved = get_mode(mode)
+    if rewrite:
+        rewrite_graph(fgraph, resolved)
+    backend_name = resolved.backend or config.backend
+    fn = get_backend(backend_name).compile(fgraph)
+    return Function(fgraph, fn, unpack_single, backend_name)

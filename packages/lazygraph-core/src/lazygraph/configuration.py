@@ -1,0 +1,75 @@
+"""``lazygraph.config``: settings read from ``LAZYGRAPH_*`` environment variables at
+import and changeable at run time, globally or for a ``with`` block.
+
+>>> from lazygraph import config
+>>> with config.change(print_rewrites=True):
+...     config.print_rewrites
+True
+>>> config.print_rewrites
+False
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+from collections.abc import Iterator
+from dataclasses import dataclass, fields
+from typing import Any
+
+__all__ = ["Config", "config"]
+
+
+def _env_bool(name: str, default: bool) -> bool:
+    value = os.environ.get(name)
+    if value is None:
+        return default
+    return value.strip().lower() in ("1", "true", "yes", "on")
+
+
+def _env_int(name: str, default: int) -> int:
+    value = os.environ.get(name)
+    return int(value) if value else default
+
+
+@dataclass
+class Config:
+    """Every setting, its environment variable and its default.
+
+    - ``backend`` (``LAZYGRAPH_BACKEND``): the backend ``function`` compiles with
+      when no mode names one. ``"python"`` runs each Op's numpy ``perform``.
+    - ``print_rewrites`` (``LAZYGRAPH_PRINT_REWRITES``): print every rewrite that fires.
+    - ``on_unsupported`` (``LAZYGRAPH_ON_UNSUPPORTED``): ``"fallback"`` runs an Op a
+      backend cannot lower through its python ``perform``; ``"raise"`` raises.
+    - ``on_rewrite_error`` (``LAZYGRAPH_ON_REWRITE_ERROR``): ``"warn"`` skips a rewrite
+      that raises, with a warning; ``"raise"`` re-raises (useful in tests).
+    - ``num_threads`` (``LAZYGRAPH_NUM_THREADS``): threads for compiled kernels; 0 = all cores.
+    - ``cache_dir`` (``LAZYGRAPH_CACHE_DIR``): on-disk compile cache; "" = per-user default.
+    """
+
+    backend: str = os.environ.get("LAZYGRAPH_BACKEND", "python")
+    print_rewrites: bool = _env_bool("LAZYGRAPH_PRINT_REWRITES", False)
+    on_unsupported: str = os.environ.get("LAZYGRAPH_ON_UNSUPPORTED", "fallback")
+    on_rewrite_error: str = os.environ.get("LAZYGRAPH_ON_REWRITE_ERROR", "warn")
+    num_threads: int = _env_int("LAZYGRAPH_NUM_THREADS", 0)
+    cache_dir: str = os.environ.get("LAZYGRAPH_CACHE_DIR", "")
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        if name not in {f.name for f in fields(self)}:
+            raise AttributeError(f"lazygraph.config has no setting {name!r}")
+        super().__setattr__(name, value)
+
+    @contextlib.contextmanager
+    def change(self, **settings: Any) -> Iterator[Config]:
+        """Change settings for the duration of a ``with`` block."""
+        old = {name: getattr(self, name) for name in settings}
+        try:
+            for name, value in settings.items():
+                setattr(self, name, value)
+            yield self
+        finally:
+            for name, value in old.items():
+                setattr(self, name, value)
+
+
+config = Config()

@@ -1,0 +1,472 @@
+"""The graph's building blocks: :class:`Type`, :class:`Variable`, :class:`Constant`,
+:class:`Apply` and :class:`Op`.
+
+A graph is bipartite and acyclic: a :class:`Variable` points at the :class:`Apply`
+node that computes it through ``owner`` (``None`` for graph inputs and constants);
+an :class:`Apply` points at its ``inputs`` and ``outputs``. :class:`Op` and
+:class:`Type` are value-like: their equality and hash come from ``__props__``, so
+two ``Apply`` nodes with equal ops and identical inputs compute the same thing and
+can be merged by a dictionary lookup.
+
+>>> from lazygraph.graph.basic import Apply, Op, Type, Variable
+>>> class Double(Type):
+...     def filter(self, data, strict=False, allow_downcast=None):
+...         return float(data)
+>>> class Add(Op):
+...     def make_node(self, x, y):
+...         return Apply(self, [x, y], [Double()()])
+...     def perform(self, node, inputs, output_storage):
+...         output_storage[0][0] = inputs[0] + inputs[1]
+>>> x, y = Double()("x"), Double()("y")
+>>> z = Add()(x, y)
+>>> z.owner.inputs == [x, y], z.owner.outputs[0] is z, z.index
+(True, True, 0)
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any, ClassVar
+
+import numpy as np
+
+if TYPE_CHECKING:
+    from lazygraph.graph.fg import FunctionGraph
+
+__all__ = [
+    "Apply",
+    "Constant",
+    "MetaObject",
+    "Op",
+    "Scratchpad",
+    "Type",
+    "Variable",
+]
+
+_variable_ids = itertools.count()
+
+
+class Scratchpad:
+    """A free-form namespace (``variable.tag``, ``apply.tag``) for annotations
+    such as test values or the user's call site; never part of equality."""
+
+    def __repr__(self) -> str:
+        items = ", ".join(f"{k}={v!r}" for k, v in vars(self).items())
+        return f"Scratchpad({items})"
+
+
+class MetaObject:
+    """Gives a class value semantics from its ``__props__`` tuple of attribute names.
+
+    Two instances of the same class with equal props are equal and hash alike;
+    ``str`` shows the class name and the props. With ``__props__ = ()`` every
+    instance of a class equals every other (the usual case for stateless ops).
+    Subclasses that do not declare ``__props__`` fall back to identity.
+    """
+
+    __props__: ClassVar[tuple[str, ...] | None] = None
+
+    def _props(self) -> tuple[Any, ...]:
+        return tuple(getattr(self, name) for name in self.__props__ or ())
+
+    def __eq__(self, other: object) -> bool:
+        if self is other:
+            return True
+        if self.__props__ is None:
+            return self is other
+        return type(self) is type(other) and self._props() == other._props()  # type: ignore[attr-defined]
+
+    def __hash__(self) -> int:
+        if self.__props__ is None:
+            return object.__hash__(self)
+        return hash((type(self), self._props()))
+
+    def __str__(self) -> str:
+        if not self.__props__:
+            return type(self).__name__
+        args = ", ".join(f"{name}={getattr(self, name)!r}" for name in self.__props__)
+        return f"{type(self).__name__}{{{args}}}"
+
+    def __repr__(self) -> str:
+        return str(self)
+
+
+class Type(MetaObject):
+    """The kind of data a :class:`Variable` holds, and how to check and compare it.
+
+    Subclasses implement :meth:`filter`; everything else has a sensible default.
+    Calling a type makes a fresh variable of that type: ``dmatrix = TensorType(...);
+    x = dmatrix("x")``.
+    """
+
+    __props__: ClassVar[tuple[str, ...] | None] = ()
+
+    #: The class of the variables this type makes; subtypes (tensors) override it.
+    variable_type: ClassVar[type[Variable]]
+    constant_type: ClassVar[type[Constant]]
+
+    def filter(self, data: Any, strict: bool = False, allow_downcast: bool | None = None) -> Any:
+        """Return ``data`` converted to this type, or raise ``TypeError``.
+
+        With ``strict=True`` no conversion happens: data not already of the type is
+        rejected. ``allow_downcast`` permits lossy conversions (e.g. float64 data into
+        a float32 type).
+        """
+        raise NotImplementedError(f"{type(self).__name__}.filter")
+
+    def is_valid_value(self, data: Any) -> bool:
+        """Whether ``data`` is acceptable as a value of this type without conversion."""
+        try:
+            self.filter(data, strict=True)
+        except (TypeError, ValueError):
+            return False
+        return True
+
+    def values_eq(self, a: Any, b: Any) -> bool:
+        """Exact equality of two values of this type."""
+        return bool(a == b)
+
+    def values_eq_approx(self, a: Any, b: Any) -> bool:
+        """Equality up to rounding; defaults to :meth:`values_eq`."""
+        return self.values_eq(a, b)
+
+    def constant_key(self, data: Any) -> Any:
+        """A hashable key such that equal keys mean interchangeable constants.
+
+        Used by merge. The default asks the data to hash itself.
+        """
+        return data
+
+    def convert_variable(self, var: Variable) -> Variable | None:
+        """Return ``var`` as a variable of this type if that is lossless, else ``None``."""
+        if var.type == self:
+            return var
+        return None
+
+    def make_variable(self, name: str | None = None) -> Variable:
+        """A new variable of this type with no owner (a graph input)."""
+        return self.variable_type(self, None, None, name)
+
+    def make_constant(self, data: Any, name: str | None = None) -> Constant:
+        """A constant of this type holding ``data`` (filtered)."""
+        return self.constant_type(self, data, name)
+
+    def __call__(self, name: str | None = None) -> Variable:
+        return self.make_variable(name)
+
+
+class Variable:
+    """A value in the graph: a graph input (``owner is None``) or output ``index``
+    of the :class:`Apply` node ``owner``.
+
+    >>> from lazygraph.graph.basic import Variable, Type
+    >>> v = Variable(Type(), name="v")
+    >>> v.owner is None, v.index is None, v.name
+    (True, True, 'v')
+    """
+
+    __slots__ = ("__weakref__", "_tag", "auto_name", "index", "name", "owner", "type")
+
+    def __init__(
+        self,
+        type: Type,
+        owner: Apply | None = None,
+        index: int | None = None,
+        name: str | None = None,
+    ) -> None:
+        if not isinstance(type, Type):
+            raise TypeError(f"Variable's type must be a Type instance, got {type!r}")
+        if owner is not None and not isinstance(owner, Apply):
+            raise TypeError(f"Variable's owner must be an Apply node, got {owner!r}")
+        if owner is not None and not isinstance(index, int):
+            raise TypeError("a Variable with an owner needs an integer index")
+        self.type = type
+        self.owner = owner
+        self.index = index
+        self.name = name
+        self.auto_name = f"auto_{next(_variable_ids)}"
+        self._tag: Scratchpad | None = None
+
+    @property
+    def tag(self) -> Scratchpad:
+        """Free-form annotations (never part of equality)."""
+        if self._tag is None:
+            self._tag = Scratchpad()
+        return self._tag
+
+    def get_parents(self) -> list[Apply]:
+        """The node that computes this variable, if any."""
+        return [self.owner] if self.owner is not None else []
+
+    def clone(self, name: str | None = None) -> Variable:
+        """A new ownerless variable of the same type (and name, unless given)."""
+        cp = type(self)(self.type, None, None, self.name if name is None else name)
+        if self._tag is not None:
+            cp._tag = Scratchpad()
+            vars(cp._tag).update(vars(self._tag))
+        return cp
+
+    def eval(self, inputs_to_values: dict[Variable, Any] | None = None) -> Any:
+        """Compute this variable with the python backend, given values for its inputs.
+
+        The compiled function is cached on the variable, keyed by the set of inputs,
+        so evaluating again with new values does not recompile.
+        """
+        from lazygraph.compile.function import function
+
+        inputs_to_values = inputs_to_values or {}
+        keys = tuple(inputs_to_values)
+        cache = self.tag.__dict__.setdefault("_eval_cache", {})
+        fn = cache.get(keys)
+        if fn is None:
+            fn = function(list(keys), self)
+            cache[keys] = fn
+        return fn(*(inputs_to_values[k] for k in keys))
+
+    def __str__(self) -> str:
+        if self.name is not None:
+            return self.name
+        if self.owner is not None:
+            op = self.owner.op
+            if self.owner.nout == 1 or self.index == op.default_output:
+                return f"{op}.out"
+            return f"{op}.{self.index}"
+        return f"<{self.type}>"
+
+    def __repr__(self) -> str:
+        return str(self)
+
+
+class Constant(Variable):
+    """A variable whose value is fixed at build time. Its data is read-only, it
+    never has an owner, and it cannot be a function input.
+
+    Constants compare by identity; merge treats constants of equal type and
+    :meth:`signature` as the same.
+    """
+
+    __slots__ = ("_key", "data")
+
+    def __init__(self, type: Type, data: Any, name: str | None = None) -> None:
+        super().__init__(type, None, None, name)
+        data = type.filter(data)
+        if isinstance(data, np.ndarray) and data.flags.writeable:
+            # Copy so that later writes to the caller's array cannot change the constant.
+            data = data.copy()
+            data.flags.writeable = False
+        self.data = data
+        self._key: Any = None
+
+    def signature(self) -> tuple[Type, Any]:
+        """(type, value key): equal signatures mean interchangeable constants."""
+        if self._key is None:
+            self._key = self.type.constant_key(self.data)
+        return (self.type, self._key)
+
+    def clone(self, name: str | None = None) -> Constant:
+        return type(self)(self.type, self.data, self.name if name is None else name)
+
+    @property
+    def value(self) -> Any:
+        return self.data
+
+    def __str__(self) -> str:
+        if self.name is not None:
+            return self.name
+        text = str(self.data)
+        if len(text) > 20:
+            text = text[:10].strip() + " ... " + text[-5:].strip()
+        return text
+
+
+class Apply:
+    """One application of an :class:`Op` to input variables, producing outputs.
+
+    Creating an ``Apply`` sets each output's ``owner`` and ``index``; an output
+    that already belongs to another node is a ``ValueError``.
+    """
+
+    __slots__ = ("__weakref__", "_tag", "inputs", "op", "outputs")
+
+    def __init__(self, op: Op, inputs: Sequence[Variable], outputs: Sequence[Variable]) -> None:
+        if not isinstance(op, Op):
+            raise TypeError(f"Apply's op must be an Op instance, got {op!r}")
+        self.op = op
+        self.inputs: list[Variable] = list(inputs)
+        self.outputs: list[Variable] = list(outputs)
+        self._tag: Scratchpad | None = None
+        for i, inp in enumerate(self.inputs):
+            if not isinstance(inp, Variable):
+                raise TypeError(f"input {i} of {op} is not a Variable: {inp!r}")
+        for i, out in enumerate(self.outputs):
+            if not isinstance(out, Variable):
+                raise TypeError(f"output {i} of {op} is not a Variable: {out!r}")
+            if out.owner is None:
+                out.owner = self
+                out.index = i
+            elif out.owner is not self or out.index != i:
+                raise ValueError(f"output {i} of {op} ({out}) is already owned by another node")
+
+    @property
+    def tag(self) -> Scratchpad:
+        if self._tag is None:
+            self._tag = Scratchpad()
+        return self._tag
+
+    def default_output(self) -> Variable:
+        """The output that ``op(...)`` returns: ``op.default_output``, or the only one."""
+        do = self.op.default_output
+        if do is not None:
+            return self.outputs[do]
+        if len(self.outputs) == 1:
+            return self.outputs[0]
+        raise ValueError(f"{self.op} has {len(self.outputs)} outputs and no default_output")
+
+    @property
+    def out(self) -> Variable:
+        """Alias of :meth:`default_output`."""
+        return self.default_output()
+
+    @property
+    def nin(self) -> int:
+        return len(self.inputs)
+
+    @property
+    def nout(self) -> int:
+        return len(self.outputs)
+
+    @property
+    def params(self) -> tuple[Any, ...]:
+        return self.op._props()
+
+    def get_parents(self) -> list[Variable]:
+        return list(self.inputs)
+
+    def clone(self) -> Apply:
+        """A new node with the same op and inputs and fresh outputs."""
+        cp = Apply(self.op, self.inputs, [o.clone() for o in self.outputs])
+        if self._tag is not None:
+            cp._tag = Scratchpad()
+            vars(cp._tag).update(vars(self._tag))
+        return cp
+
+    def clone_with_new_inputs(self, inputs: Sequence[Variable], strict: bool = True) -> Apply:
+        """A copy of this node reading ``inputs`` instead.
+
+        With ``strict=True`` each new input must have (or convert losslessly to)
+        the old input's type, and the outputs keep their types. Otherwise the op
+        builds a new node with ``make_node``, so output types may change.
+        """
+        if len(inputs) != len(self.inputs):
+            raise ValueError(
+                f"{self.op} takes {len(self.inputs)} inputs, {len(inputs)} given to clone_with_new_inputs"
+            )
+        if not strict:
+            return self.op.make_node(*inputs)
+        new_inputs = list(inputs)
+        for i, (old, new) in enumerate(zip(self.inputs, inputs, strict=True)):
+            if old.type != new.type:
+                conv = old.type.convert_variable(new)
+                if conv is None:
+                    raise TypeError(
+                        f"cannot replace input {i} of {self.op}: type {new.type} is not {old.type}"
+                    )
+                new_inputs[i] = conv
+        cp = self.clone()
+        cp.inputs = new_inputs
+        return cp
+
+    def __str__(self) -> str:
+        from lazygraph.graph.strings import op_as_string
+
+        return op_as_string(self.inputs, self)
+
+    def __repr__(self) -> str:
+        return str(self)
+
+
+OutputStorage = list[list[Any]]
+
+
+class Op(MetaObject):
+    """A function application's recipe: how to build the node, compute its value,
+    infer its output shapes and differentiate it.
+
+    Subclasses set ``__props__`` (the attributes that identify the op; it gives
+    ``__eq__`` and ``__hash__``) and implement :meth:`make_node` and
+    :meth:`perform`. Calling an op builds a node and returns its default output.
+
+    Gradients have one signature each way:
+
+    - ``L_op(inputs, outputs, output_grads)`` returns one gradient per input
+      (vector-Jacobian product, reverse mode);
+    - ``R_op(inputs, eval_points)`` returns one directional derivative per output
+      (Jacobian-vector product, forward mode).
+    """
+
+    __props__: ClassVar[tuple[str, ...] | None] = ()
+
+    #: Index of the output that ``op(...)`` returns; ``None``: the only output, or all.
+    default_output: ClassVar[int | None] = None
+    #: ``{output index: [input index]}``: outputs written into that input's buffer.
+    destroy_map: dict[int, list[int]] = {}  # noqa: RUF012 (overridden per instance)
+    #: ``{output index: [input index]}``: outputs that are views of that input.
+    view_map: dict[int, list[int]] = {}  # noqa: RUF012
+
+    def make_node(self, *inputs: Any) -> Apply:
+        """Check and convert the inputs and return an :class:`Apply` with new outputs."""
+        raise NotImplementedError(f"{type(self).__name__}.make_node")
+
+    def __call__(self, *inputs: Any, **kwargs: Any) -> Any:
+        node = self.make_node(*inputs, **kwargs)
+        if self.default_output is not None:
+            return node.outputs[self.default_output]
+        if len(node.outputs) == 1:
+            return node.outputs[0]
+        return node.outputs
+
+    def perform(self, node: Apply, inputs: Sequence[Any], output_storage: OutputStorage) -> None:
+        """Compute the outputs (the numpy reference implementation).
+
+        ``output_storage[i][0]`` receives output ``i``; it may hold the previous
+        call's value, which the op may reuse when shapes and dtypes match.
+        """
+        raise NotImplementedError(f"{type(self).__name__} has no perform (python implementation)")
+
+    def infer_shape(
+        self, fgraph: FunctionGraph | None, node: Apply, input_shapes: Sequence[Any]
+    ) -> list[Any]:
+        """Output shapes, as tuples of ints or scalar shape variables."""
+        raise NotImplementedError(f"{type(self).__name__}.infer_shape")
+
+    def L_op(
+        self,
+        inputs: Sequence[Variable],
+        outputs: Sequence[Variable],
+        output_grads: Sequence[Variable],
+    ) -> list[Variable]:
+        """Vector-Jacobian product: the gradient of the cost with respect to each input."""
+        raise NotImplementedError(f"{type(self).__name__} has no gradient (L_op)")
+
+    def R_op(
+        self, inputs: Sequence[Variable], eval_points: Sequence[Variable | None]
+    ) -> list[Variable]:
+        """Jacobian-vector product: each output's derivative along ``eval_points``."""
+        raise NotImplementedError(f"{type(self).__name__} has no forward derivative (R_op)")
+
+    def do_constant_folding(self, fgraph: FunctionGraph | None, node: Apply) -> bool:
+        """Whether a node of this op with constant inputs may be computed at compile time."""
+        return True
+
+    def connection_pattern(self, node: Apply) -> list[list[bool]]:
+        """``[input][output]``: whether each output depends on each input."""
+        return [[True] * len(node.outputs) for _ in node.inputs]
+
+
+# Default classes of the variables a bare Type makes; subclasses override.
+Type.variable_type = Variable
+Type.constant_type = Constant
+
+# Re-exported name for typing helpers in other modules.
+NodeFunction = Callable[[Apply], Any]

@@ -1,0 +1,452 @@
+"""``FunctionGraph``: a graph with fixed inputs and outputs that rewrites act on.
+
+It keeps, for every variable, its ``clients`` (the ``(node, input index)`` pairs
+that read it, and ``("output", i)`` for graph outputs), drops nodes that nothing
+reads any more, and tells attached :class:`~lazygraph.graph.features.Feature`
+objects about every change, so that features such as ``History`` or
+``DestroyHandler`` can keep their bookkeeping incremental.
+
+>>> from lazygraph.graph.basic import Apply, Op, Type
+>>> class Neg(Op):
+...     def make_node(self, x):
+...         return Apply(self, [x], [x.type()])
+>>> x = Type()("x")
+>>> fg = FunctionGraph([x], [Neg()(x)], clone=False)
+>>> fg.clients[fg.outputs[0]]
+[('output', 0)]
+>>> len(fg.apply_nodes)
+1
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from typing import Any, Literal
+
+from lazygraph.graph.basic import Apply, Constant, Variable
+from lazygraph.graph.clone import clone_get_equiv
+from lazygraph.graph.traversal import applys_between, io_toposort, vars_between
+
+__all__ = ["ClientList", "FunctionGraph", "InconsistencyError", "MissingInputError"]
+
+#: A client: the node reading a variable and the input position, or ``("output", i)``.
+Client = tuple[Apply | Literal["output"], int]
+
+
+class ClientList(list):  # type: ignore[type-arg]
+    """The clients of one variable: a list whose ``remove`` and ``in`` are O(1).
+
+    A variable read by a million nodes must not make each removal scan them all.
+    Small lists (the common case) are scanned; past a few entries a position
+    index is kept and ``remove`` moves the last client into the hole, so the
+    order of clients is the order of insertion only up to removals.
+    """
+
+    __slots__ = ("_pos",)
+    _INDEX_FROM = 16
+
+    def __init__(self, items: Iterable[Client] = ()) -> None:
+        super().__init__(items)
+        self._pos: dict[Client, int] | None = None
+        if len(self) > self._INDEX_FROM:
+            self._pos = {c: i for i, c in enumerate(self)}
+
+    def append(self, client: Client) -> None:
+        if self._pos is not None:
+            self._pos[client] = len(self)
+        elif len(self) >= self._INDEX_FROM:
+            self._pos = {c: i for i, c in enumerate(self)}
+            self._pos[client] = len(self)
+        super().append(client)
+
+    def remove(self, client: Client) -> None:
+        if self._pos is None:
+            super().remove(client)
+            return
+        i = self._pos.pop(client)
+        last = super().pop()
+        if i < len(self):
+            super().__setitem__(i, last)
+            self._pos[last] = i
+
+    def __contains__(self, client: object) -> bool:
+        if self._pos is None:
+            return super().__contains__(client)
+        return client in self._pos
+
+
+class InconsistencyError(Exception):
+    """A change would leave the graph in a state a feature does not accept."""
+
+
+class MissingInputError(ValueError):
+    """An output depends on a variable that is neither an input nor a constant."""
+
+
+class FunctionGraph:
+    """A graph between ``inputs`` and ``outputs`` that can be rewritten in place.
+
+    With ``clone=True`` (the default) the graph is copied first, so rewriting never
+    touches the caller's variables. Constants cannot be inputs.
+    """
+
+    def __init__(
+        self,
+        inputs: Sequence[Variable] | None = None,
+        outputs: Sequence[Variable] | None = None,
+        features: Iterable[Any] | None = None,
+        clone: bool = True,
+        memo: dict[Any, Any] | None = None,
+        copy_inputs: bool = True,
+        copy_orphans: bool = True,
+    ) -> None:
+        if outputs is None:
+            raise ValueError("FunctionGraph needs a list of outputs")
+        outputs = list(outputs)
+        if inputs is None:
+            from lazygraph.graph.traversal import graph_inputs
+
+            inputs = [v for v in graph_inputs(outputs) if not isinstance(v, Constant)]
+        inputs = list(inputs)
+        for i, inp in enumerate(inputs):
+            if isinstance(inp, Constant):
+                raise TypeError(
+                    f"input {i} ({inp}) is a Constant; constants cannot be function inputs"
+                )
+        if clone:
+            memo = clone_get_equiv(inputs, outputs, copy_inputs, copy_orphans, memo)
+            inputs = [memo[v] for v in inputs]
+            outputs = [memo[v] for v in outputs]
+
+        self.inputs: list[Variable] = []
+        self._input_set: set[Variable] = set()
+        self.outputs: list[Variable] = []
+        self.apply_nodes: set[Apply] = set()
+        self.variables: set[Variable] = set()
+        self.clients: dict[Variable, ClientList] = {}
+        self._features: list[Any] = []
+        self.update_mapping: dict[int, int] | None = None
+
+        for inp in inputs:
+            self.add_input(inp, check=False)
+        for node in io_toposort(inputs, outputs):
+            self._import_one(node, reason="init", import_missing=False)
+        for out in outputs:
+            self.add_output(out, reason="init")
+        for feature in features or ():
+            self.attach_feature(feature)
+
+    # -- variables and clients ------------------------------------------------
+
+    def add_input(self, var: Variable, check: bool = True) -> None:
+        """Add a new graph input."""
+        if isinstance(var, Constant):
+            raise TypeError(f"{var} is a Constant; constants cannot be function inputs")
+        if check and var in self._input_set:
+            return
+        self.inputs.append(var)
+        self._input_set.add(var)
+        self._setup_var(var)
+
+    def add_output(
+        self, var: Variable, reason: str | None = None, import_missing: bool = False
+    ) -> None:
+        """Add ``var`` as a new graph output, importing what it needs."""
+        self.outputs.append(var)
+        self.import_var(var, reason=reason, import_missing=import_missing)
+        self.clients[var].append(("output", len(self.outputs) - 1))
+
+    def _setup_var(self, var: Variable) -> None:
+        if var not in self.clients:
+            self.clients[var] = ClientList()
+            self.variables.add(var)
+
+    def get_clients(self, var: Variable) -> list[Client]:
+        return self.clients[var]
+
+    def add_client(self, var: Variable, client: Client) -> None:
+        self.clients[var].append(client)
+
+    def remove_client(self, var: Variable, client: Client, reason: str | None = None) -> None:
+        """Forget that ``client`` reads ``var``; prune what is no longer needed.
+
+        Pruning walks up iteratively: a node none of whose outputs is read any
+        more is removed, and its inputs lose it as a client in turn.
+        """
+        work = [(var, client)]
+        while work:
+            v, c = work.pop()
+            clients = self.clients[v]
+            clients.remove(c)
+            if clients or v in self._input_set:
+                continue
+            node = v.owner
+            if node is None:
+                # A constant (or orphan) that nothing reads any more.
+                self.variables.discard(v)
+                del self.clients[v]
+                continue
+            if node not in self.apply_nodes:
+                continue
+            if any(self.clients.get(o) for o in node.outputs):
+                continue
+            self.apply_nodes.remove(node)
+            for o in node.outputs:
+                self.variables.discard(o)
+                self.clients.pop(o, None)
+            self.execute_callbacks("on_prune", node, reason)
+            for i, inp in enumerate(node.inputs):
+                work.append((inp, (node, i)))
+
+    # -- importing ------------------------------------------------------------
+
+    def import_var(
+        self, var: Variable, reason: str | None = None, import_missing: bool = False
+    ) -> None:
+        """Make ``var`` (and everything it needs) part of the graph."""
+        if var in self.variables:
+            return
+        if var.owner is not None:
+            self.import_node(var.owner, reason=reason, import_missing=import_missing)
+            return
+        self._import_leaf(var, import_missing)
+
+    def _import_leaf(self, var: Variable, import_missing: bool) -> None:
+        if var in self.variables:
+            return
+        if isinstance(var, Constant) or import_missing:
+            if not isinstance(var, Constant):
+                self.add_input(var)
+                return
+            self._setup_var(var)
+            return
+        raise MissingInputError(
+            f"the graph needs {var} (type {var.type}), which is neither an input of the "
+            f"FunctionGraph nor a constant; pass it among the inputs"
+        )
+
+    def import_node(
+        self,
+        apply_node: Apply,
+        check: bool = True,
+        reason: str | None = None,
+        import_missing: bool = False,
+    ) -> None:
+        """Add ``apply_node`` and every node it needs that the graph lacks."""
+        if apply_node in self.apply_nodes:
+            return
+        known = self.variables
+        new_nodes = io_toposort(known, apply_node.outputs)
+        for node in new_nodes:
+            if node not in self.apply_nodes:
+                self._import_one(node, reason, import_missing)
+
+    def _import_one(self, node: Apply, reason: str | None, import_missing: bool) -> None:
+        self.apply_nodes.add(node)
+        for o in node.outputs:
+            self._setup_var(o)
+        for i, inp in enumerate(node.inputs):
+            if inp not in self.variables:
+                if inp.owner is not None:  # pragma: no cover - toposort imports owners first
+                    self.import_node(inp.owner, reason=reason, import_missing=import_missing)
+                else:
+                    self._import_leaf(inp, import_missing)
+            self.clients[inp].append((node, i))
+        self.execute_callbacks("on_import", node, reason)
+
+    # -- changing the graph ---------------------------------------------------
+
+    def change_node_input(
+        self,
+        node: Apply | Literal["output"],
+        i: int,
+        new_var: Variable,
+        reason: str | None = None,
+        import_missing: bool = False,
+        check: bool = True,
+    ) -> None:
+        """Make input ``i`` of ``node`` (or graph output ``i`` when ``node`` is
+        ``"output"``) read ``new_var`` instead. Types must be equal when ``check``."""
+        if node == "output":
+            old = self.outputs[i]
+            if check and old.type != new_var.type:
+                raise TypeError(f"output {i}: cannot replace a {old.type} by a {new_var.type}")
+            self.outputs[i] = new_var
+        else:
+            assert isinstance(node, Apply)
+            old = node.inputs[i]
+            if check and old.type != new_var.type:
+                raise TypeError(
+                    f"input {i} of {node.op}: cannot replace a {old.type} by a {new_var.type}"
+                )
+            node.inputs[i] = new_var
+        if old is new_var:
+            return
+        self.import_var(new_var, reason=reason, import_missing=import_missing)
+        self.clients[new_var].append((node, i))
+        self.remove_client(old, (node, i), reason=reason)
+        self.execute_callbacks("on_change_input", node, i, old, new_var, reason)
+
+    def replace(
+        self,
+        var: Variable,
+        new_var: Variable,
+        reason: str | None = None,
+        verbose: bool | None = None,
+        import_missing: bool = False,
+    ) -> None:
+        """Make every client of ``var`` read ``new_var`` instead.
+
+        ``new_var`` must have ``var``'s type or convert to it losslessly
+        (``var.type.convert_variable``), else ``TypeError``.
+        """
+        if var not in self.clients:
+            return
+        if var.type != new_var.type:
+            converted = var.type.convert_variable(new_var)
+            if converted is None:
+                raise TypeError(
+                    f"cannot replace {var} of type {var.type} with {new_var} of type "
+                    f"{new_var.type} ({reason or 'no reason given'})"
+                )
+            new_var = converted
+        if var is new_var:
+            return
+        for node, i in list(self.clients[var]):
+            self.change_node_input(
+                node, i, new_var, reason=reason, import_missing=import_missing, check=False
+            )
+
+    def replace_all(self, pairs: Iterable[tuple[Variable, Variable]], **kwargs: Any) -> None:
+        """:meth:`replace` for each ``(var, new_var)`` pair, in order."""
+        for var, new_var in pairs:
+            self.replace(var, new_var, **kwargs)
+
+    # -- features -------------------------------------------------------------
+
+    def attach_feature(self, feature: Any) -> None:
+        """Attach ``feature``; its ``on_attach`` may raise ``AlreadyThere`` to decline."""
+        from lazygraph.graph.features import AlreadyThere
+
+        if feature in self._features:
+            return
+        attach = getattr(feature, "on_attach", None)
+        if attach is not None:
+            try:
+                attach(self)
+            except AlreadyThere:
+                return
+        self._features.append(feature)
+
+    def remove_feature(self, feature: Any) -> None:
+        try:
+            self._features.remove(feature)
+        except ValueError:
+            return
+        detach = getattr(feature, "on_detach", None)
+        if detach is not None:
+            detach(self)
+
+    @property
+    def features(self) -> list[Any]:
+        return list(self._features)
+
+    def execute_callbacks(self, name: str, *args: Any) -> None:
+        for feature in self._features:
+            fn = getattr(feature, name, None)
+            if fn is not None:
+                fn(self, *args)
+
+    def collect_callbacks(self, name: str, *args: Any) -> dict[Any, Any]:
+        return {f: getattr(f, name)(self, *args) for f in self._features if hasattr(f, name)}
+
+    # -- order and checks -----------------------------------------------------
+
+    def orderings(self) -> dict[Apply, list[Apply]]:
+        """Extra ``node -> nodes that must run before it`` constraints from features."""
+        result: dict[Apply, list[Apply]] = {}
+        for feature in self._features:
+            fn = getattr(feature, "orderings", None)
+            if fn is None:
+                continue
+            for node, before in fn(self).items():
+                result.setdefault(node, []).extend(before)
+        return result
+
+    def toposort(self) -> list[Apply]:
+        """The nodes in an order that respects data dependencies and feature orderings."""
+        if len(self.apply_nodes) < 2:
+            return list(self.apply_nodes)
+        return io_toposort(self.inputs, self.outputs, self.orderings())
+
+    def check_integrity(self) -> None:
+        """Raise ``AssertionError`` naming the first inconsistency between the graph
+        structure and the bookkeeping (nodes, variables, clients)."""
+        nodes = set(applys_between(self.inputs, self.outputs))
+        if nodes != self.apply_nodes:
+            raise AssertionError(
+                f"apply_nodes out of date: missing {nodes - self.apply_nodes}, "
+                f"extra {self.apply_nodes - nodes}"
+            )
+        for node in nodes:
+            for i, inp in enumerate(node.inputs):
+                if inp not in self.variables:
+                    raise AssertionError(f"input {i} of {node} is not a variable of the graph")
+                if (node, i) not in self.clients[inp]:  # O(1): ClientList
+                    raise AssertionError(f"{inp} lacks client ({node}, {i})")
+            for o in node.outputs:
+                if o.owner is not node:
+                    raise AssertionError(f"{o} does not point back at {node}")
+        variables = set(vars_between(self.inputs, self.outputs)) | set(self.inputs)
+        if variables != self.variables:
+            raise AssertionError(
+                f"variables out of date: missing {variables - self.variables}, "
+                f"extra {self.variables - variables}"
+            )
+        for var in variables:
+            if var.owner is None and var not in self.inputs and not isinstance(var, Constant):
+                raise AssertionError(f"{var} is ownerless and not an input")
+            for client in self.clients[var]:
+                node, i = client
+                if node == "output":
+                    if self.outputs[i] is not var:
+                        raise AssertionError(f"{var} claims to be output {i}")
+                elif node.inputs[i] is not var:  # type: ignore[union-attr]
+                    raise AssertionError(f"{var} is not input {i} of its client {node}")
+                elif node not in self.apply_nodes:
+                    raise AssertionError(f"client {node} of {var} is not in the graph")
+        for i, out in enumerate(self.outputs):
+            if ("output", i) not in self.clients[out]:
+                raise AssertionError(f"output {i} ({out}) lacks its ('output', {i}) client")
+
+    def clone_get_equiv(
+        self, check_integrity: bool = True, attach_feature: bool = True
+    ) -> tuple[FunctionGraph, dict[Any, Any]]:
+        """A copy of this graph (and of its features, when they can be cloned) and
+        the map old -> new."""
+        if check_integrity:
+            self.check_integrity()
+        equiv = clone_get_equiv(self.inputs, self.outputs)
+        fg = FunctionGraph(
+            [equiv[i] for i in self.inputs], [equiv[o] for o in self.outputs], clone=False
+        )
+        if attach_feature:
+            for feature in self._features:
+                cloner = getattr(feature, "clone", None)
+                if cloner is not None:
+                    fg.attach_feature(cloner())
+        return fg, equiv
+
+    def clone(self, check_integrity: bool = True) -> FunctionGraph:
+        return self.clone_get_equiv(check_integrity)[0]
+
+    def __str__(self) -> str:
+        from lazygraph.graph.strings import as_string
+
+        return f"FunctionGraph({', '.join(as_string(self.inputs, self.outputs))})"
+
+    def __repr__(self) -> str:
+        return str(self)
+
+    def __contains__(self, item: object) -> bool:
+        return item in self.variables or item in self.apply_nodes
