@@ -1,0 +1,220 @@
+"""The shared test harness for tensor ops: hypothesis strategies for numpy data
+with the edge cases numpy users hit, and the checks every op row goes through.
+
+An op family's test module declares rows of :class:`OpCase` and runs them through
+:func:`check_case`; the same rows drive numpy-equivalence, ``infer_shape``,
+``verify_grad`` and (with ``LAZYGRAPH_BACKEND``) backend comparisons.
+"""
+
+from __future__ import annotations
+
+import os
+import warnings
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import hypothesis.extra.numpy as hnp
+import numpy as np
+from hypothesis import strategies as st
+
+import lazygraph
+from lazygraph.compile.mode import Mode
+from lazygraph.tensor.type import TensorType
+
+BACKEND = os.environ.get("LAZYGRAPH_BACKEND", "python")
+
+FLOATS = ("float32", "float64")
+COMPLEX = ("complex64", "complex128")
+SIGNED = ("int8", "int16", "int32", "int64")
+UNSIGNED = ("uint8", "uint16", "uint32", "uint64")
+INTS = SIGNED + UNSIGNED
+NUMERIC = INTS + FLOATS
+ALL = ("bool", *INTS, *FLOATS, *COMPLEX)
+
+
+def elements(
+    dtype: str,
+    finite: bool = False,
+    min_value: Any = None,
+    max_value: Any = None,
+    nonzero: bool = False,
+) -> st.SearchStrategy[Any]:
+    """Values of ``dtype`` including its edges: NaN, ±inf, -0.0, the integer limits."""
+    dt = np.dtype(dtype)
+    if dt.kind == "b":
+        return st.booleans()
+    if dt.kind in "iu":
+        info = np.iinfo(dt)
+        lo = info.min if min_value is None else max(int(min_value), int(info.min))
+        hi = info.max if max_value is None else min(int(max_value), int(info.max))
+        s = st.integers(lo, hi)
+        return s.filter(lambda v: v != 0) if nonzero else s
+    width = 32 if dt in (np.float32, np.complex64) else 64
+    f = st.floats(
+        min_value=min_value,
+        max_value=max_value,
+        allow_nan=not finite and min_value is None and max_value is None,
+        allow_infinity=not finite and min_value is None and max_value is None,
+        width=width,
+        allow_subnormal=True,
+    )
+    if nonzero:
+        f = f.filter(lambda v: v != 0)
+    if dt.kind == "c":
+        return st.builds(complex, f, f)
+    return f
+
+
+def arrays(
+    dtype: str, shape: Sequence[int] | st.SearchStrategy[tuple[int, ...]], **kw: Any
+) -> st.SearchStrategy[np.ndarray]:
+    """Arrays of ``dtype`` and ``shape`` with edge values (see :func:`elements`)."""
+    return hnp.arrays(np.dtype(dtype), shape, elements=elements(dtype, **kw))
+
+
+def shapes(
+    min_dims: int = 0, max_dims: int = 3, min_side: int = 0, max_side: int = 4
+) -> st.SearchStrategy[tuple[int, ...]]:
+    """Array shapes including 0-d and empty ones."""
+    return hnp.array_shapes(
+        min_dims=min_dims, max_dims=max_dims, min_side=min_side, max_side=max_side
+    )
+
+
+def broadcast_shapes(
+    num_shapes: int = 2, min_dims: int = 0, max_dims: int = 3
+) -> st.SearchStrategy[tuple[tuple[int, ...], ...]]:
+    """``num_shapes`` shapes that broadcast together."""
+    return hnp.mutually_broadcastable_shapes(
+        num_shapes=num_shapes, min_dims=min_dims, max_dims=max_dims, min_side=0, max_side=4
+    ).map(lambda bs: bs.input_shapes)
+
+
+def variable_for(value: np.ndarray, static_shape: bool = True, name: str | None = None) -> Any:
+    """A graph input matching ``value``: its dtype, and its shape (static) or
+    ``None`` sizes (``static_shape=False``) with size-1 dims kept static."""
+    shape = value.shape if static_shape else tuple(1 if s == 1 else None for s in value.shape)
+    return TensorType(value.dtype, shape)(name)
+
+
+def run(
+    inputs: Sequence[Any], outputs: Any, values: Sequence[Any], backend: str | None = None
+) -> Any:
+    """Compile ``inputs -> outputs`` (default backend of this test run) and call it."""
+    fn = lazygraph.function(list(inputs), outputs, mode=Mode(backend=backend or BACKEND))
+    return fn(*values)
+
+
+def assert_numpy_equal(
+    got: Any,
+    expected: Any,
+    rtol: float | None = None,
+    atol: float = 0.0,
+    check_dtype: bool = True,
+    signed_zeros: bool = False,
+) -> None:
+    """``got`` equals numpy's ``expected``: same shape, dtype and values, NaN where
+    numpy has NaN; floats compared with ``rtol`` (default exact for ints/bools,
+    1e-5 for float32/complex64, 1e-12 for float64/complex128)."""
+    got = np.asarray(got)
+    expected = np.asarray(expected)
+    assert got.shape == expected.shape, f"shape {got.shape} != numpy's {expected.shape}"
+    if check_dtype:
+        assert got.dtype == expected.dtype, f"dtype {got.dtype} != numpy's {expected.dtype}"
+    if expected.dtype.kind in "fc":
+        if rtol is None:
+            rtol = 1e-5 if expected.dtype in (np.float32, np.complex64) else 1e-12
+        np.testing.assert_allclose(got, expected, rtol=rtol, atol=atol, equal_nan=True)
+        if signed_zeros and expected.dtype.kind == "f":
+            zeros = expected == 0
+            np.testing.assert_array_equal(np.signbit(got[zeros]), np.signbit(expected[zeros]))
+    else:
+        np.testing.assert_array_equal(got, expected)
+
+
+def numpy_result(fn: Callable[..., Any], *values: Any) -> tuple[Any, type[BaseException] | None]:
+    """numpy's answer, or the exception type numpy raised; numpy's warnings silenced."""
+    with warnings.catch_warnings(), np.errstate(all="ignore"):
+        warnings.simplefilter("ignore")
+        try:
+            return fn(*values), None
+        except Exception as exc:  # noqa: BLE001 (the type is what we compare)
+            return None, type(exc)
+
+
+def check_infer_shape(
+    output: Any, input_values: Sequence[Any], inputs: Sequence[Any], computed: Any
+) -> None:
+    """The output node's ``infer_shape`` agrees with the computed shape."""
+    node = output.owner
+    if node is None:
+        return
+    in_shapes = []
+    value_of = dict(zip(inputs, input_values, strict=True))
+    for v in node.inputs:
+        if v in value_of:
+            in_shapes.append(tuple(np.shape(value_of[v])))
+        elif hasattr(v, "data"):
+            in_shapes.append(tuple(np.shape(v.data)))
+        else:
+            return  # an inner node: its shape is checked by its own row
+    shapes_out = node.op.infer_shape(None, node, in_shapes)
+    got = shapes_out[output.index]
+    concrete = tuple(int(s) if isinstance(s, (int, np.integer)) else int(s.eval()) for s in got)
+    assert concrete == tuple(np.shape(computed)), (
+        f"infer_shape {concrete} != computed {np.shape(computed)}"
+    )
+
+
+@dataclass
+class OpCase:
+    """One row of an op family's table.
+
+    ``build(*vars)`` makes the lazygraph output from input variables and
+    ``reference(*arrays)`` is numpy's; ``inputs`` is a hypothesis strategy for the
+    tuple of input arrays; ``grad`` says whether to run ``verify_grad``.
+    """
+
+    name: str
+    build: Callable[..., Any]
+    reference: Callable[..., Any]
+    inputs: st.SearchStrategy[tuple[np.ndarray, ...]]
+    grad: bool = False
+    rtol: float | None = None
+    atol: float = 0.0
+    check_dtype: bool = True
+    signed_zeros: bool = False
+    static_shape: bool = True
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+def check_case(case: OpCase, values: Sequence[np.ndarray]) -> None:
+    """numpy equivalence (value, dtype, shape, NaN positions; and the same
+    exception type when numpy raises) and ``infer_shape`` for one input tuple."""
+    expected, exc_type = numpy_result(case.reference, *values)
+    variables = [variable_for(v, case.static_shape, f"x{i}") for i, v in enumerate(values)]
+    if exc_type is not None:
+        try:
+            out = case.build(*variables)
+            run(variables, out, values)
+        except exc_type:
+            return
+        except Exception as exc:  # noqa: BLE001
+            raise AssertionError(
+                f"{case.name}: numpy raised {exc_type.__name__}, lazygraph {type(exc).__name__}: {exc}"
+            ) from exc
+        raise AssertionError(f"{case.name}: numpy raised {exc_type.__name__}, lazygraph did not")
+    out = case.build(*variables)
+    with warnings.catch_warnings(), np.errstate(all="ignore"):
+        warnings.simplefilter("ignore", RuntimeWarning)
+        got = run(variables, out, values)
+    assert_numpy_equal(
+        got,
+        expected,
+        rtol=case.rtol,
+        atol=case.atol,
+        check_dtype=case.check_dtype,
+        signed_zeros=case.signed_zeros,
+    )
+    check_infer_shape(out, values, variables, got)
