@@ -140,7 +140,16 @@ def numpy_result(fn: Callable[..., Any], *values: Any) -> tuple[Any, type[BaseEx
         try:
             return fn(*values), None
         except Exception as exc:  # noqa: BLE001 (the type is what we compare)
-            return None, type(exc)
+            return None, public_exception_type(type(exc))
+
+
+def public_exception_type(exc_type: type[BaseException]) -> type[BaseException]:
+    """The first public class in ``exc_type``'s MRO: numpy raises private
+    subclasses (``UFuncTypeError`` for a missing ufunc loop is a ``TypeError``)."""
+    for cls in exc_type.__mro__:
+        if cls.__module__ in ("builtins", "numpy.exceptions"):
+            return cls
+    return exc_type
 
 
 def check_infer_shape(
@@ -161,7 +170,15 @@ def check_infer_shape(
             return  # an inner node: its shape is checked by its own row
     shapes_out = node.op.infer_shape(None, node, in_shapes)
     got = shapes_out[output.index]
-    concrete = tuple(int(s) if isinstance(s, (int, np.integer)) else int(s.eval()) for s in got)
+
+    def concrete_size(s: Any) -> int:
+        if isinstance(s, (int, np.integer)):
+            return int(s)
+        # A symbolic size may read the inputs' values (a boolean mask's count).
+        fn = lazygraph.function(list(inputs), s, mode=Mode(backend=BACKEND))
+        return int(fn(*input_values))
+
+    concrete = tuple(concrete_size(s) for s in got)
     assert concrete == tuple(np.shape(computed)), (
         f"infer_shape {concrete} != computed {np.shape(computed)}"
     )
@@ -218,3 +235,15 @@ def check_case(case: OpCase, values: Sequence[np.ndarray]) -> None:
         signed_zeros=case.signed_zeros,
     )
     check_infer_shape(out, values, variables, got)
+
+
+def check_symbolic_infer_shape(out: Any, x: Any, value: np.ndarray) -> None:
+    """``infer_shape`` given symbolic input sizes (as the shape feature calls it)
+    computes the output's shape."""
+    import lazygraph.tensor as lt
+
+    node = out.owner
+    sizes = [tuple(lt.shape(v)[i] for i in range(v.ndim)) for v in node.inputs]
+    shape = node.op.infer_shape(None, node, sizes)[out.index]
+    got = run([x], [lt.as_tensor_variable(s) for s in shape] + [out], [value])
+    assert tuple(int(s) for s in got[:-1]) == got[-1].shape

@@ -1,9 +1,10 @@
 """The reference backend: runs every node's ``Op.perform`` (numpy) in toposort order.
 
 Storage cells are allocated once per compiled function and reused across calls,
-so ops may write into the buffers of the previous call. Graph outputs are handed
-to the caller and then forgotten, so a later call never overwrites a result the
-caller holds.
+so ops may write into the buffers of the previous call. Graph outputs, and every
+buffer an output may be a view of (``view_map`` / ``destroy_map`` chains), are
+forgotten after each call, so a later call never overwrites a result the caller
+holds.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from typing import Any
 from lazygraph.compile.backends import register_backend
 from lazygraph.graph.basic import Constant, Variable
 from lazygraph.graph.fg import FunctionGraph
+from lazygraph.graph.traversal import view_roots
 
 __all__ = ["PythonBackend"]
 
@@ -41,7 +43,16 @@ class PythonBackend:
             )
             for node in fgraph.toposort()
         ]
-        intermediate_inputs = [storage[v] for v in fgraph.inputs]
+        # Cells to empty after a call: the inputs (do not keep the caller's data
+        # alive) and every buffer a returned output may alias.
+        released = {id(storage[v]): storage[v] for v in fgraph.inputs}
+        for out in fgraph.outputs:
+            for root in view_roots(out):
+                if not isinstance(root, Constant):
+                    released[id(storage[root])] = storage[root]
+            if out.owner is not None:
+                released[id(storage[out])] = storage[out]
+        release_cells = list(released.values())
 
         def run(*args: Any) -> list[Any]:
             for cell, value in zip(input_cells, args, strict=True):
@@ -54,10 +65,7 @@ class PythonBackend:
                     for cell, dup in zip(output_cells, copy_output, strict=True)
                 ]
             finally:
-                for cell in intermediate_inputs:
-                    cell[0] = None
-            for cell, dup in zip(output_cells, copy_output, strict=True):
-                if not dup:
+                for cell in release_cells:
                     cell[0] = None
             return results
 

@@ -73,6 +73,7 @@ __all__ = [
     "io_connection_pattern",
     "io_toposort",
     "is_in_ancestors",
+    "is_same_graph",
     "list_of_nodes",
     "op_as_string",
     "ops",

@@ -25,8 +25,11 @@ can be merged by a dictionary lookup.
 
 from __future__ import annotations
 
+import contextlib
+import gc
 import itertools
-from collections.abc import Callable, Sequence
+import math
+from collections.abc import Callable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar
 
 import numpy as np
@@ -42,9 +45,68 @@ __all__ = [
     "Scratchpad",
     "Type",
     "Variable",
+    "default_constant_key",
 ]
 
 _variable_ids = itertools.count()
+
+
+@contextlib.contextmanager
+def _gc_paused() -> Iterator[None]:
+    """Pause the cyclic garbage collector during a bulk graph operation.
+
+    Variables and Apply nodes point at each other, so every one is tracked by the
+    collector, and building or copying a million of them triggers collections that
+    rescan the whole (live) graph: about half the time of ``FunctionGraph(...)`` and
+    ``clone`` on large graphs. What these operations allocate stays alive, so there
+    is nothing for the collector to find; it is re-enabled (if it was on) afterwards.
+    """
+    was_enabled = gc.isenabled()
+    if was_enabled:
+        gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            gc.enable()
+
+
+def _float_key(x: float) -> tuple[str, Any]:
+    # -0.0 == 0.0 but 1/-0.0 != 1/0.0, and nan != nan though every nan behaves the
+    # same: key floats by sign and value, and every nan alike.
+    if math.isnan(x):
+        return ("nan", None)
+    return ("float", (x, math.copysign(1.0, x)))
+
+
+def default_constant_key(data: Any) -> Any:
+    """A hashable merge key for constant data: equal keys mean interchangeable values.
+
+    Distinguishes ``0.0`` from ``-0.0``, treats all NaNs as equal, and keys numpy
+    arrays by dtype, shape and bytes (NaNs canonicalised first).
+
+    >>> default_constant_key(0.0) == default_constant_key(-0.0)
+    False
+    >>> default_constant_key(float("nan")) == default_constant_key(float("nan"))
+    True
+    >>> default_constant_key(np.array([1.0, 2.0])) == default_constant_key(np.array([1.0, 2.0]))
+    True
+    """
+    if isinstance(data, np.ndarray | np.generic):
+        arr = np.asarray(data)
+        if arr.dtype.kind in "fc" and np.isnan(arr).any():
+            arr = np.where(np.isnan(arr), np.nan, arr).astype(arr.dtype)
+        kind = "ndarray" if isinstance(data, np.ndarray) else "scalar"
+        return (kind, arr.dtype.str, arr.shape, arr.tobytes())
+    if isinstance(data, float):
+        return _float_key(data)
+    if isinstance(data, complex):
+        return ("complex", _float_key(data.real), _float_key(data.imag))
+    try:
+        hash(data)
+    except TypeError:
+        return ("repr", type(data).__name__, repr(data))
+    return (type(data).__name__, data)
 
 
 class Scratchpad:
@@ -73,13 +135,20 @@ class MetaObject:
     def __eq__(self, other: object) -> bool:
         if self is other:
             return True
-        if self.__props__ is None:
-            return self is other
-        return type(self) is type(other) and self._props() == other._props()  # type: ignore[attr-defined]
+        props = self.__props__
+        if props is None or type(self) is not type(other):
+            return False
+        if not props:
+            return True
+        return self._props() == other._props()  # type: ignore[attr-defined]
 
     def __hash__(self) -> int:
-        if self.__props__ is None:
+        props = self.__props__
+        if props is None:
             return object.__hash__(self)
+        if not props:
+            # Merge hashes (op, inputs) for every node: skip building a props tuple.
+            return hash(type(self))
         return hash((type(self), self._props()))
 
     def __str__(self) -> str:
@@ -134,9 +203,10 @@ class Type(MetaObject):
     def constant_key(self, data: Any) -> Any:
         """A hashable key such that equal keys mean interchangeable constants.
 
-        Used by merge. The default asks the data to hash itself.
+        Used by merge. The default (:func:`default_constant_key`) keeps ``0.0`` and
+        ``-0.0`` apart, makes NaNs equal and keys arrays by dtype, shape and bytes.
         """
-        return data
+        return default_constant_key(data)
 
     def convert_variable(self, var: Variable) -> Variable | None:
         """Return ``var`` as a variable of this type if that is lossless, else ``None``."""
@@ -166,7 +236,7 @@ class Variable:
     (True, True, 'v')
     """
 
-    __slots__ = ("__weakref__", "_tag", "auto_name", "index", "name", "owner", "type")
+    __slots__ = ("__weakref__", "_auto_name", "_tag", "index", "name", "owner", "type")
 
     def __init__(
         self,
@@ -177,16 +247,26 @@ class Variable:
     ) -> None:
         if not isinstance(type, Type):
             raise TypeError(f"Variable's type must be a Type instance, got {type!r}")
-        if owner is not None and not isinstance(owner, Apply):
-            raise TypeError(f"Variable's owner must be an Apply node, got {owner!r}")
-        if owner is not None and not isinstance(index, int):
-            raise TypeError("a Variable with an owner needs an integer index")
+        if owner is not None:
+            if not isinstance(owner, Apply):
+                raise TypeError(f"Variable's owner must be an Apply node, got {owner!r}")
+            if not isinstance(index, int):
+                raise TypeError("a Variable with an owner needs an integer index")
         self.type = type
         self.owner = owner
         self.index = index
         self.name = name
-        self.auto_name = f"auto_{next(_variable_ids)}"
+        # Numbered on first use: formatting a string per variable cost ~10% of
+        # building a large graph, and most variables are never printed.
+        self._auto_name: str | None = None
         self._tag: Scratchpad | None = None
+
+    @property
+    def auto_name(self) -> str:
+        """A unique ``auto_N`` name, numbered in the order names are first asked for."""
+        if self._auto_name is None:
+            self._auto_name = f"auto_{next(_variable_ids)}"
+        return self._auto_name
 
     @property
     def tag(self) -> Scratchpad:
@@ -251,8 +331,9 @@ class Constant(Variable):
     def __init__(self, type: Type, data: Any, name: str | None = None) -> None:
         super().__init__(type, None, None, name)
         data = type.filter(data)
-        if isinstance(data, np.ndarray) and data.flags.writeable:
-            # Copy so that later writes to the caller's array cannot change the constant.
+        if isinstance(data, np.ndarray) and (data.flags.writeable or data.base is not None):
+            # Copy so that later writes to the caller's array (or to the array a
+            # read-only view looks into) cannot change the constant.
             data = data.copy()
             data.flags.writeable = False
         self.data = data
@@ -296,16 +377,20 @@ class Apply:
         self.inputs: list[Variable] = list(inputs)
         self.outputs: list[Variable] = list(outputs)
         self._tag: Scratchpad | None = None
-        for i, inp in enumerate(self.inputs):
+        # Hot path (every node of every graph): no formatting
+        # unless something is wrong.
+        for inp in self.inputs:
             if not isinstance(inp, Variable):
+                i = self.inputs.index(inp)
                 raise TypeError(f"input {i} of {op} is not a Variable: {inp!r}")
         for i, out in enumerate(self.outputs):
             if not isinstance(out, Variable):
                 raise TypeError(f"output {i} of {op} is not a Variable: {out!r}")
-            if out.owner is None:
+            owner = out.owner
+            if owner is None:
                 out.owner = self
                 out.index = i
-            elif out.owner is not self or out.index != i:
+            elif owner is not self or out.index != i:
                 raise ValueError(f"output {i} of {op} ({out}) is already owned by another node")
 
     @property
@@ -360,21 +445,26 @@ class Apply:
         """
         if len(inputs) != len(self.inputs):
             raise ValueError(
-                f"{self.op} takes {len(self.inputs)} inputs, {len(inputs)} given to clone_with_new_inputs"
+                f"{self.op} takes {len(self.inputs)} inputs, "
+                f"{len(inputs)} given to clone_with_new_inputs"
             )
         if not strict:
             return self.op.make_node(*inputs)
         new_inputs = list(inputs)
-        for i, (old, new) in enumerate(zip(self.inputs, inputs, strict=True)):
-            if old.type != new.type:
+        for i, (old, new) in enumerate(zip(self.inputs, new_inputs, strict=True)):
+            # ``is`` first: types are usually shared objects, and ``==`` on
+            # props costs a method call per input when cloning large graphs.
+            if old.type is not new.type and old.type != new.type:
                 conv = old.type.convert_variable(new)
                 if conv is None:
                     raise TypeError(
                         f"cannot replace input {i} of {self.op}: type {new.type} is not {old.type}"
                     )
                 new_inputs[i] = conv
-        cp = self.clone()
-        cp.inputs = new_inputs
+        cp = Apply(self.op, new_inputs, [o.clone() for o in self.outputs])
+        if self._tag is not None:
+            cp._tag = Scratchpad()
+            vars(cp._tag).update(vars(self._tag))
         return cp
 
     def __str__(self) -> str:

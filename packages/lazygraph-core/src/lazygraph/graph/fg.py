@@ -23,9 +23,9 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Any, Literal
 
-from lazygraph.graph.basic import Apply, Constant, Variable
+from lazygraph.graph.basic import Apply, Constant, Variable, _gc_paused
 from lazygraph.graph.clone import clone_get_equiv
-from lazygraph.graph.traversal import applys_between, io_toposort, vars_between
+from lazygraph.graph.traversal import io_toposort
 
 __all__ = ["ClientList", "FunctionGraph", "InconsistencyError", "MissingInputError"]
 
@@ -37,42 +37,69 @@ class ClientList(list):  # type: ignore[type-arg]
     """The clients of one variable: a list whose ``remove`` and ``in`` are O(1).
 
     A variable read by a million nodes must not make each removal scan them all.
-    Small lists (the common case) are scanned; past a few entries a position
-    index is kept and ``remove`` moves the last client into the hole, so the
-    order of clients is the order of insertion only up to removals.
+    Short lists (the common case) are plain lists: ``append`` stays the C method,
+    since a Python-level override cost a call per edge when importing a graph.
+    The first ``remove`` or ``in`` on a list longer than a few entries builds a
+    position index and switches the list to :class:`_IndexedClientList`, which
+    keeps it up to date; ``remove`` then moves the last client into the hole, so
+    the order of clients is the order of insertion only up to removals.
+
+    >>> cl = ClientList(("node", i) for i in range(100))
+    >>> ("node", 3) in cl, type(cl).__name__
+    (True, '_IndexedClientList')
+    >>> cl.remove(("node", 3)); ("node", 3) in cl, len(cl)
+    (False, 99)
     """
 
     __slots__ = ("_pos",)
     _INDEX_FROM = 16
 
-    def __init__(self, items: Iterable[Client] = ()) -> None:
-        super().__init__(items)
-        self._pos: dict[Client, int] | None = None
-        if len(self) > self._INDEX_FROM:
-            self._pos = {c: i for i, c in enumerate(self)}
-
-    def append(self, client: Client) -> None:
-        if self._pos is not None:
-            self._pos[client] = len(self)
-        elif len(self) >= self._INDEX_FROM:
-            self._pos = {c: i for i, c in enumerate(self)}
-            self._pos[client] = len(self)
-        super().append(client)
+    def _indexed(self) -> _IndexedClientList:
+        self._pos = {c: i for i, c in enumerate(self)}
+        self.__class__ = _IndexedClientList
+        return self  # type: ignore[return-value]
 
     def remove(self, client: Client) -> None:
-        if self._pos is None:
+        if len(self) <= self._INDEX_FROM:
             super().remove(client)
-            return
-        i = self._pos.pop(client)
-        last = super().pop()
+        else:
+            self._indexed().remove(client)
+
+    def __contains__(self, client: object) -> bool:
+        if len(self) <= self._INDEX_FROM:
+            return super().__contains__(client)
+        return self._indexed().__contains__(client)
+
+
+class _IndexedClientList(ClientList):
+    """A :class:`ClientList` with a client -> position index (long lists)."""
+
+    __slots__ = ()
+    _pos: dict[Client, int]
+
+    def append(self, client: Client) -> None:
+        self._pos[client] = len(self)
+        list.append(self, client)
+
+    def extend(self, clients: Iterable[Client]) -> None:
+        for client in clients:
+            self.append(client)
+
+    def remove(self, client: Client) -> None:
+        try:
+            i = self._pos.pop(client)
+        except KeyError:
+            raise ValueError(f"{client} is not a client") from None
+        last = list.pop(self)
         if i < len(self):
-            super().__setitem__(i, last)
+            list.__setitem__(self, i, last)
             self._pos[last] = i
 
     def __contains__(self, client: object) -> bool:
-        if self._pos is None:
-            return super().__contains__(client)
         return client in self._pos
+
+    def insert(self, index: Any, client: Client) -> None:  # pragma: no cover - unused
+        raise TypeError("ClientList keeps no order: use append")
 
 
 class InconsistencyError(Exception):
@@ -113,11 +140,6 @@ class FunctionGraph:
                 raise TypeError(
                     f"input {i} ({inp}) is a Constant; constants cannot be function inputs"
                 )
-        if clone:
-            memo = clone_get_equiv(inputs, outputs, copy_inputs, copy_orphans, memo)
-            inputs = [memo[v] for v in inputs]
-            outputs = [memo[v] for v in outputs]
-
         self.inputs: list[Variable] = []
         self._input_set: set[Variable] = set()
         self.outputs: list[Variable] = []
@@ -127,12 +149,16 @@ class FunctionGraph:
         self._features: list[Any] = []
         self.update_mapping: dict[int, int] | None = None
 
-        for inp in inputs:
-            self.add_input(inp, check=False)
-        for node in io_toposort(inputs, outputs):
-            self._import_one(node, reason="init", import_missing=False)
-        for out in outputs:
-            self.add_output(out, reason="init")
+        with _gc_paused():
+            if clone:
+                memo = clone_get_equiv(inputs, outputs, copy_inputs, copy_orphans, memo)
+                inputs = [memo[v] for v in inputs]
+                outputs = [memo[v] for v in outputs]
+            for inp in inputs:
+                self.add_input(inp, check=False)
+            self._import_nodes(io_toposort(self._input_set, outputs), "init", False)
+            for out in outputs:
+                self.add_output(out, reason="init")
         for feature in features or ():
             self.attach_feature(feature)
 
@@ -211,10 +237,12 @@ class FunctionGraph:
             return
         self._import_leaf(var, import_missing)
 
-    def _import_leaf(self, var: Variable, import_missing: bool) -> None:
+    def _import_leaf(self, var: Variable, import_missing: bool, dry_run: bool = False) -> None:
         if var in self.variables:
             return
         if isinstance(var, Constant) or import_missing:
+            if dry_run:
+                return
             if not isinstance(var, Constant):
                 self.add_input(var)
                 return
@@ -232,27 +260,54 @@ class FunctionGraph:
         reason: str | None = None,
         import_missing: bool = False,
     ) -> None:
-        """Add ``apply_node`` and every node it needs that the graph lacks."""
+        """Add ``apply_node`` and every node it needs that the graph lacks.
+
+        Nothing is imported if one of them needs an ownerless variable that is
+        neither an input nor a constant (``MissingInputError``), unless
+        ``import_missing`` makes such variables new inputs.
+        """
         if apply_node in self.apply_nodes:
             return
-        known = self.variables
-        new_nodes = io_toposort(known, apply_node.outputs)
-        for node in new_nodes:
-            if node not in self.apply_nodes:
-                self._import_one(node, reason, import_missing)
+        # Walk only the new part: the toposort stops at variables already here.
+        new_nodes = io_toposort(self.variables, apply_node.outputs)
+        if check and not import_missing:
+            for node in new_nodes:
+                for inp in node.inputs:
+                    if inp.owner is None and inp not in self.variables:
+                        self._import_leaf(inp, import_missing=False, dry_run=True)
+        self._import_nodes(new_nodes, reason, import_missing)
+
+    def _import_nodes(
+        self, nodes: Iterable[Apply], reason: str | None, import_missing: bool
+    ) -> None:
+        # The inner loop of FunctionGraph(...) and import_node; ``nodes`` is in
+        # topological order, so every owned input is already in the graph.
+        clients = self.clients
+        variables = self.variables
+        apply_nodes = self.apply_nodes
+        callbacks = bool(self._features)
+        for node in nodes:
+            if node in apply_nodes:
+                continue
+            apply_nodes.add(node)
+            for o in node.outputs:
+                if o not in clients:
+                    clients[o] = ClientList()
+                    variables.add(o)
+            for i, inp in enumerate(node.inputs):
+                cl = clients.get(inp)
+                if cl is None:
+                    if inp.owner is not None:  # pragma: no cover - toposort imports owners first
+                        self.import_node(inp.owner, reason=reason, import_missing=import_missing)
+                    else:
+                        self._import_leaf(inp, import_missing)
+                    cl = clients[inp]
+                cl.append((node, i))
+            if callbacks:
+                self.execute_callbacks("on_import", node, reason)
 
     def _import_one(self, node: Apply, reason: str | None, import_missing: bool) -> None:
-        self.apply_nodes.add(node)
-        for o in node.outputs:
-            self._setup_var(o)
-        for i, inp in enumerate(node.inputs):
-            if inp not in self.variables:
-                if inp.owner is not None:  # pragma: no cover - toposort imports owners first
-                    self.import_node(inp.owner, reason=reason, import_missing=import_missing)
-                else:
-                    self._import_leaf(inp, import_missing)
-            self.clients[inp].append((node, i))
-        self.execute_callbacks("on_import", node, reason)
+        self._import_nodes((node,), reason, import_missing)
 
     # -- changing the graph ---------------------------------------------------
 
@@ -267,22 +322,25 @@ class FunctionGraph:
     ) -> None:
         """Make input ``i`` of ``node`` (or graph output ``i`` when ``node`` is
         ``"output"``) read ``new_var`` instead. Types must be equal when ``check``."""
-        if node == "output":
+        is_output = isinstance(node, str)
+        if is_output:
+            if node != "output":
+                raise ValueError(f"node must be an Apply node or 'output', got {node!r}")
             old = self.outputs[i]
-            if check and old.type != new_var.type:
-                raise TypeError(f"output {i}: cannot replace a {old.type} by a {new_var.type}")
-            self.outputs[i] = new_var
         else:
             assert isinstance(node, Apply)
             old = node.inputs[i]
-            if check and old.type != new_var.type:
-                raise TypeError(
-                    f"input {i} of {node.op}: cannot replace a {old.type} by a {new_var.type}"
-                )
-            node.inputs[i] = new_var
+        if check and old.type != new_var.type:
+            where = f"output {i}" if is_output else f"input {i} of {node.op}"  # type: ignore[union-attr]
+            raise TypeError(f"{where}: cannot replace a {old.type} by a {new_var.type}")
         if old is new_var:
             return
+        # Import before touching the graph, so a MissingInputError leaves it intact.
         self.import_var(new_var, reason=reason, import_missing=import_missing)
+        if is_output:
+            self.outputs[i] = new_var
+        else:
+            node.inputs[i] = new_var  # type: ignore[union-attr]
         self.clients[new_var].append((node, i))
         self.remove_client(old, (node, i), reason=reason)
         self.execute_callbacks("on_change_input", node, i, old, new_var, reason)
@@ -382,39 +440,67 @@ class FunctionGraph:
     def check_integrity(self) -> None:
         """Raise ``AssertionError`` naming the first inconsistency between the graph
         structure and the bookkeeping (nodes, variables, clients)."""
-        nodes = set(applys_between(self.inputs, self.outputs))
+        with _gc_paused():
+            self._check_integrity()
+
+    def _check_integrity(self) -> None:
+        # One walk from the outputs (stopping at the inputs) finds what the graph
+        # should hold; then every piece of bookkeeping is compared with it.
+        input_set = self._input_set
+        if len(input_set) != len(self.inputs) or not input_set.issuperset(self.inputs):
+            raise AssertionError("the input set and the input list disagree (duplicate input?)")
+        nodes: set[Apply] = set()
+        variables: set[Variable] = set(self.inputs)
+        stack = list(self.outputs)
+        while stack:
+            v = stack.pop()
+            if v in variables:
+                continue
+            variables.add(v)
+            node = v.owner
+            if node is not None and node not in nodes:
+                nodes.add(node)
+                variables.update(node.outputs)
+                stack.extend(node.inputs)
         if nodes != self.apply_nodes:
             raise AssertionError(
                 f"apply_nodes out of date: missing {nodes - self.apply_nodes}, "
                 f"extra {self.apply_nodes - nodes}"
             )
-        for node in nodes:
-            for i, inp in enumerate(node.inputs):
-                if inp not in self.variables:
-                    raise AssertionError(f"input {i} of {node} is not a variable of the graph")
-                if (node, i) not in self.clients[inp]:  # O(1): ClientList
-                    raise AssertionError(f"{inp} lacks client ({node}, {i})")
-            for o in node.outputs:
-                if o.owner is not node:
-                    raise AssertionError(f"{o} does not point back at {node}")
-        variables = set(vars_between(self.inputs, self.outputs)) | set(self.inputs)
         if variables != self.variables:
             raise AssertionError(
                 f"variables out of date: missing {variables - self.variables}, "
                 f"extra {self.variables - variables}"
             )
-        for var in variables:
-            if var.owner is None and var not in self.inputs and not isinstance(var, Constant):
+        if set(self.clients) != variables:
+            raise AssertionError("clients has entries for variables outside the graph")
+        n_edges = len(self.outputs)
+        for node in nodes:
+            for i, inp in enumerate(node.inputs):
+                if (node, i) not in self.clients[inp]:  # O(1): ClientList
+                    raise AssertionError(f"{inp} lacks client ({node}, {i})")
+            n_edges += len(node.inputs)
+            for j, o in enumerate(node.outputs):
+                if o.owner is not node or o.index != j:
+                    raise AssertionError(f"{o} does not point back at {node}")
+        n_clients = 0
+        for var, clients in self.clients.items():
+            if var.owner is None and var not in input_set and not isinstance(var, Constant):
                 raise AssertionError(f"{var} is ownerless and not an input")
-            for client in self.clients[var]:
+            n_clients += len(clients)
+            for client in clients:
                 node, i = client
-                if node == "output":
+                if isinstance(node, str):
                     if self.outputs[i] is not var:
                         raise AssertionError(f"{var} claims to be output {i}")
-                elif node.inputs[i] is not var:  # type: ignore[union-attr]
+                elif node.inputs[i] is not var:
                     raise AssertionError(f"{var} is not input {i} of its client {node}")
-                elif node not in self.apply_nodes:
+                elif node not in nodes:
                     raise AssertionError(f"client {node} of {var} is not in the graph")
+        if n_clients != n_edges:
+            raise AssertionError(
+                f"{n_clients} client entries for {n_edges} edges (a duplicated client?)"
+            )
         for i, out in enumerate(self.outputs):
             if ("output", i) not in self.clients[out]:
                 raise AssertionError(f"output {i} ({out}) lacks its ('output', {i}) client")
@@ -426,10 +512,11 @@ class FunctionGraph:
         the map old -> new."""
         if check_integrity:
             self.check_integrity()
-        equiv = clone_get_equiv(self.inputs, self.outputs)
-        fg = FunctionGraph(
-            [equiv[i] for i in self.inputs], [equiv[o] for o in self.outputs], clone=False
-        )
+        with _gc_paused():
+            equiv = clone_get_equiv(self.inputs, self.outputs)
+            fg = FunctionGraph(
+                [equiv[i] for i in self.inputs], [equiv[o] for o in self.outputs], clone=False
+            )
         if attach_feature:
             for feature in self._features:
                 cloner = getattr(feature, "clone", None)

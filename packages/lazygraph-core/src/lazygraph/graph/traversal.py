@@ -21,7 +21,7 @@ from collections import deque
 from collections.abc import Callable, Collection, Hashable, Iterable, Iterator, Mapping, Sequence
 from typing import TypeVar
 
-from lazygraph.graph.basic import Apply, Variable
+from lazygraph.graph.basic import Apply, Variable, _gc_paused
 
 __all__ = [
     "ancestors",
@@ -102,22 +102,31 @@ def ancestors(
     graphs: Iterable[Variable], blockers: Collection[Variable] | None = None
 ) -> list[Variable]:
     """Every variable the ``graphs`` depend on (including themselves), stopping at ``blockers``."""
-    blockers = blockers or ()
-
-    def expand(var: Variable) -> list[Variable] | None:
-        if var.owner is not None and var not in blockers:
-            return list(reversed(var.owner.inputs))
-        return None
-
-    return list(walk(graphs, expand, bfs=False))  # type: ignore[arg-type]
+    blocked = _as_set(blockers or ())
+    # Depth-first, pre-order, inputs left to right (what walk(bfs=False) gives),
+    # inlined because this runs over whole graphs.
+    result: list[Variable] = []
+    seen: set[Variable] = set()
+    stack = list(graphs)
+    stack.reverse()
+    while stack:
+        var = stack.pop()
+        if var in seen:
+            continue
+        seen.add(var)
+        result.append(var)
+        owner = var.owner
+        if owner is not None and var not in blocked:
+            stack.extend(reversed(owner.inputs))
+    return result
 
 
 def graph_inputs(
     graphs: Iterable[Variable], blockers: Collection[Variable] | None = None
 ) -> list[Variable]:
     """The ownerless variables (inputs and constants) and blockers the graphs depend on."""
-    blockers = blockers or ()
-    return [v for v in ancestors(graphs, blockers) if v.owner is None or v in blockers]
+    blocked = _as_set(blockers or ())
+    return [v for v in ancestors(graphs, blocked) if v.owner is None or v in blocked]
 
 
 inputs = graph_inputs
@@ -125,7 +134,7 @@ inputs = graph_inputs
 
 def vars_between(ins: Collection[Variable], outs: Iterable[Variable]) -> list[Variable]:
     """Variables on paths from ``ins`` to ``outs`` (both included), and orphans."""
-    ins = set(ins)
+    ins = _as_set(ins)
 
     def expand(var: Variable) -> list[Variable] | None:
         if var.owner is not None and var not in ins:
@@ -142,12 +151,13 @@ def variables(ins: Collection[Variable], outs: Iterable[Variable]) -> set[Variab
 
 def orphans(ins: Collection[Variable], outs: Iterable[Variable]) -> list[Variable]:
     """Ownerless variables (typically constants) needed by ``outs`` that are not in ``ins``."""
-    ins = set(ins)
+    ins = _as_set(ins)
     return [v for v in vars_between(ins, outs) if v.owner is None and v not in ins]
 
 
 def applys_between(ins: Collection[Variable], outs: Iterable[Variable]) -> list[Apply]:
     """The Apply nodes on paths from ``ins`` to ``outs``."""
+    ins = _as_set(ins)
     seen: set[Apply] = set()
     result = []
     for v in vars_between(ins, outs):
@@ -160,39 +170,56 @@ def applys_between(ins: Collection[Variable], outs: Iterable[Variable]) -> list[
 
 def ops(ins: Collection[Variable], outs: Iterable[Variable]) -> set[Apply]:
     """Theano's ``ops``: the set of Apply nodes between ``ins`` and ``outs``."""
-    return set(applys_between(set(ins), outs))
+    return set(applys_between(ins, outs))
 
 
 def general_toposort(
     outputs: Iterable[T],
-    deps: Callable[[T], Sequence[T] | None],
+    deps: Callable[[T], Iterable[T] | None],
 ) -> list[T]:
     """Order every node reachable from ``outputs`` through ``deps`` so that each
-    comes after all of its dependencies. Raises ``ValueError`` on a cycle."""
+    comes after all of its dependencies. Raises ``ValueError`` on a cycle.
+
+    >>> deps = {"c": ["a", "b"], "b": ["a"], "a": []}
+    >>> general_toposort(["c"], deps.get)
+    ['a', 'b', 'c']
+    >>> general_toposort(["a"], {"a": ["b"], "b": ["a"]}.get)
+    Traceback (most recent call last):
+    ...
+    ValueError: the graph contains a cycle through a
+    """
     order: list[T] = []
-    done: set[T] = set()
-    on_path: set[T] = set()
+    # node -> False while it is on the DFS path, True once ordered: one dict
+    # lookup per edge tells "new", "cycle" and "done" apart.
+    state: dict[T, bool] = {}
     for root in outputs:
-        if root in done:
+        if root in state:
             continue
+        state[root] = False
         stack: list[tuple[T, Iterator[T]]] = [(root, iter(deps(root) or ()))]
-        on_path.add(root)
         while stack:
             node, children = stack[-1]
             for child in children:
-                if child in done:
-                    continue
-                if child in on_path:
+                s = state.get(child)
+                if s is None:
+                    state[child] = False
+                    stack.append((child, iter(deps(child) or ())))
+                    break
+                if s is False:
                     raise ValueError(f"the graph contains a cycle through {child}")
-                on_path.add(child)
-                stack.append((child, iter(deps(child) or ())))
-                break
             else:
                 stack.pop()
-                on_path.discard(node)
-                done.add(node)
+                state[node] = True
                 order.append(node)
     return order
+
+
+def _as_set(variables: Iterable[Variable]) -> Collection[Variable]:
+    # A set (e.g. FunctionGraph.variables) is used as is: copying a million-entry
+    # set for every import_node would make rewriting quadratic.
+    if isinstance(variables, set | frozenset | dict):
+        return variables
+    return set(variables)
 
 
 def io_toposort(
@@ -201,22 +228,64 @@ def io_toposort(
     orderings: Mapping[Apply, Iterable[Apply]] | None = None,
 ) -> list[Apply]:
     """The Apply nodes between ``inputs`` and ``outputs`` in an order where each node
-    follows the nodes computing its inputs and the nodes ``orderings[node]`` names."""
-    input_set = set(inputs)
+    follows the nodes computing its inputs and the nodes ``orderings[node]`` names.
 
+    The walk stops at ``inputs`` (a set is used without copying). Raises
+    ``ValueError`` if the graph (with the orderings) has a cycle.
+    """
+    # The DFS stack allocates a tuple and an iterator per node: pause the
+    # collector, which would otherwise rescan the whole graph repeatedly.
+    with _gc_paused():
+        return _io_toposort(_as_set(inputs), outputs, orderings)
+
+
+def _io_toposort(
+    input_set: Collection[Variable],
+    outputs: Iterable[Variable],
+    orderings: Mapping[Apply, Iterable[Apply]] | None,
+) -> list[Apply]:
+    roots = [v.owner for v in outputs if v.owner is not None and v not in input_set]
     if orderings:
 
         def deps(node: Apply) -> list[Apply]:
             before = [v.owner for v in node.inputs if v.owner is not None and v not in input_set]
             before.extend(orderings.get(node, ()))
             return before
-    else:
 
-        def deps(node: Apply) -> list[Apply]:
-            return [v.owner for v in node.inputs if v.owner is not None and v not in input_set]
+        return general_toposort(roots, deps)
 
-    roots = [v.owner for v in outputs if v.owner is not None and v not in input_set]
-    return general_toposort(roots, deps)
+    # The common case, inlined and without an iterator per node: a node is pushed
+    # (maybe several times) by each reader, marked False ("on the DFS path") on
+    # its first visit, and ordered when it is back on top of the stack after its
+    # inputs. A node met again while False is its own ancestor: a cycle.
+    order: list[Apply] = []
+    state: dict[Apply, bool] = {}
+    for root in roots:
+        if root in state:
+            continue
+        stack = [root]
+        while stack:
+            node = stack[-1]
+            s = state.get(node)
+            if s is None:
+                state[node] = False
+                ins = node.inputs
+                for k in range(len(ins) - 1, -1, -1):
+                    v = ins[k]
+                    owner = v.owner
+                    if owner is None or v in input_set:
+                        continue
+                    t = state.get(owner)
+                    if t is None:
+                        stack.append(owner)
+                    elif t is False:
+                        raise ValueError(f"the graph contains a cycle through {owner}")
+            else:
+                stack.pop()
+                if s is False:
+                    state[node] = True
+                    order.append(node)
+    return order
 
 
 def list_of_nodes(inputs: Collection[Variable], outputs: Iterable[Variable]) -> list[Apply]:
@@ -233,10 +302,7 @@ def list_of_nodes(inputs: Collection[Variable], outputs: Iterable[Variable]) -> 
 
 def is_in_ancestors(l_apply: Apply, f_node: Apply) -> bool:
     """Whether ``f_node`` is ``l_apply`` or computes one of its ancestors."""
-    for var in ancestors(l_apply.outputs):
-        if var.owner is f_node:
-            return True
-    return False
+    return any(var.owner is f_node for var in ancestors(l_apply.outputs))
 
 
 def io_connection_pattern(

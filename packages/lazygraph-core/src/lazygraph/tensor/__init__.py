@@ -16,11 +16,13 @@ from lazygraph.tensor import linalg
 from lazygraph.tensor.advanced_subtensor import *  # noqa: F403
 from lazygraph.tensor.blas import *  # noqa: F403
 from lazygraph.tensor.creation import *  # noqa: F403
+from lazygraph.tensor.cumulative import *  # noqa: F403
 from lazygraph.tensor.dtypes import *  # noqa: F403
 from lazygraph.tensor.elemwise import *  # noqa: F403
 from lazygraph.tensor.join import *  # noqa: F403
 from lazygraph.tensor.math import *  # noqa: F403
 from lazygraph.tensor.reduction import *  # noqa: F403
+from lazygraph.tensor.search import *  # noqa: F403
 from lazygraph.tensor.shape import *  # noqa: F403
 from lazygraph.tensor.sort import *  # noqa: F403
 from lazygraph.tensor.structure import *  # noqa: F403

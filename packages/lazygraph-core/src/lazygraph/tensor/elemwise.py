@@ -1,3 +1,684 @@
-"""Placeholder: this op family is being written (issue 3)."""
+"""``Elemwise``: a scalar op broadcast over arrays with numpy's rules, and
+``DimShuffle``: transpose / insert / drop axes as a view. Their public functions
+(``dimshuffle``, ``transpose``, ``permute_dims``, ``matrix_transpose``,
+``expand_dims``, ``squeeze``, ``swapaxes``, ``moveaxis``) live here too; the
+elementwise functions themselves (``add``, ``exp``...) are in
+:mod:`lazygraph.tensor.math`.
 
-__all__: list[str] = []
+>>> import lazygraph.tensor as lt
+>>> x, y = lt.tensor("float32", (None, 3)), lt.tensor("int8", (1, 3))
+>>> z = Elemwise(lt.scalar_op("add"))(x, y)
+>>> z.type
+TensorType(float32, shape=(?, 3))
+>>> lt.expand_dims(x, 0).type
+TensorType(float32, shape=(1, ?, 3))
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, ClassVar
+
+import numpy as np
+from numpy.exceptions import AxisError
+
+from lazygraph.graph.basic import Apply, Constant, Op, Variable
+from lazygraph.tensor.dtypes import is_weak_scalar
+from lazygraph.tensor.scalar import Composite, ScalarOp, scalar_op
+from lazygraph.tensor.type import TensorType
+from lazygraph.tensor.variable import TensorVariable, as_tensor_variable, constant
+
+__all__ = [
+    "DimShuffle",
+    "Elemwise",
+    "SumToShape",
+    "broadcast_static_shape",
+    "dimshuffle",
+    "expand_dims",
+    "matrix_transpose",
+    "moveaxis",
+    "permute_dims",
+    "scalar_op",
+    "squeeze",
+    "swapaxes",
+    "transpose",
+]
+
+
+def _shape_str(shape: Sequence[int | None]) -> str:
+    inner = ", ".join("?" if s is None else str(s) for s in shape)
+    return f"({inner}{',' if len(shape) == 1 else ''})"
+
+
+def broadcast_static_shape(name: str, shapes: Sequence[Sequence[int | None]]) -> tuple[Any, ...]:
+    """The broadcast of static shapes (``None``: unknown), or numpy's ``ValueError``
+    naming the op and every shape when two known sizes clash."""
+    ndim = max((len(s) for s in shapes), default=0)
+    padded = [(1,) * (ndim - len(s)) + tuple(s) for s in shapes]
+    out: list[int | None] = []
+    for dims in zip(*padded, strict=True):
+        known = {d for d in dims if d is not None and d != 1}
+        if len(known) > 1:
+            raise ValueError(
+                f"{name}: operands could not be broadcast together with shapes "
+                + " ".join(_shape_str(s) for s in shapes)
+            )
+        if known:
+            out.append(known.pop())
+        elif all(d == 1 for d in dims):
+            out.append(1)
+        else:
+            out.append(None)  # a None that may be 1 (broadcast) or 0 at run time
+    return tuple(out)
+
+
+def _is_int(s: Any) -> bool:
+    return isinstance(s, (int, np.integer))
+
+
+def _elemwise_inputs(op: Any, raw: Sequence[Any]) -> list[TensorVariable]:
+    """Inputs as tensor variables, with Python scalars converted as numpy 2 does
+    (NEP 50): a weak scalar takes the dtype its promotion group would have."""
+    converted: list[Any] = [None if is_weak_scalar(x) else as_tensor_variable(x) for x in raw]
+    if all(c is not None for c in converted):
+        return converted
+    groups: list[tuple[int, ...]]
+    if isinstance(op, ScalarOp):
+        promoted = op.row.promoted_inputs()
+        groups = [promoted] + [(i,) for i in range(len(raw)) if i not in promoted]
+    else:
+        groups = [(i,) for i in range(len(raw))]
+    for group in groups:
+        strong = [converted[i].type.numpy_dtype for i in group if converted[i] is not None]
+        for i in group:
+            if converted[i] is not None:
+                continue
+            if isinstance(op, Composite):
+                target = op.input_dtypes[i]
+            else:
+                target = op.weak_dtype(strong, raw[i])
+            converted[i] = constant(op.convert_weak(raw[i], target, strong))
+    return converted
+
+
+_FLIPPED = {
+    "less": "greater",
+    "less_equal": "greater_equal",
+    "greater": "less",
+    "greater_equal": "less_equal",
+    "equal": "equal",
+    "not_equal": "not_equal",
+}
+# x OP v for a Python int v above (below) the range of x's integer dtype has a
+# constant answer, which numpy 2 gives; x OP' max (min) gives the same answer.
+_ABOVE = {
+    "less": "less_equal",  # always True  == x <= max
+    "less_equal": "less_equal",
+    "not_equal": "less_equal",
+    "greater": "greater",  # always False == x > max
+    "greater_equal": "greater",
+    "equal": "greater",
+}
+_BELOW = {
+    "less": "less",  # always False == x < min
+    "less_equal": "less",
+    "equal": "less",
+    "greater": "greater_equal",  # always True == x >= min
+    "greater_equal": "greater_equal",
+    "not_equal": "greater_equal",
+}
+
+
+def exact_int_comparison(name: str, x: Any, y: Any) -> tuple[str, Any, Any]:
+    """The comparison ``name(x, y)`` rewritten so that a Python int operand out of
+    the range of the other operand's integer dtype compares exactly, as numpy 2
+    does (``int8_x < 1000`` is all True), instead of overflowing."""
+    if is_weak_scalar(x) and not is_weak_scalar(y):
+        name, x, y = _FLIPPED[name], y, x
+    if type(y) is int and not is_weak_scalar(x):
+        x = as_tensor_variable(x)
+        if x.type.numpy_dtype.kind in "iu":
+            info = np.iinfo(x.type.numpy_dtype)
+            if y > info.max:
+                name, y = _ABOVE[name], int(info.max)
+            elif y < info.min:
+                name, y = _BELOW[name], int(info.min)
+    return name, x, y
+
+
+# -- gradient helpers (lazygraph.gradient imports lazygraph.tensor: reach it at
+# call time) --------------------------------------------------------------------
+
+
+def _disconnected() -> Variable:
+    """The gradient of an input that cannot have one (integers, bools)."""
+    from lazygraph.gradient import disconnected_type
+
+    return disconnected_type()  # type: ignore[no-any-return]
+
+
+def _is_disconnected(v: Any) -> bool:
+    from lazygraph.gradient import is_disconnected
+
+    return v is None or bool(is_disconnected(v))
+
+
+def _not_implemented(op: Op, i: int, x: Variable, why: str) -> Variable:
+    from lazygraph.gradient import grad_not_implemented
+
+    return grad_not_implemented(op, i, x, why)  # type: ignore[no-any-return]
+
+
+def _fill(shape_of: Variable, value: Any) -> TensorVariable:
+    """``value`` broadcast to the shape of ``broadcast(shape_of, value)`` (Theano's fill)."""
+    return Elemwise(scalar_op("second"))(shape_of, value)  # type: ignore[no-any-return]
+
+
+def _zeros_like(x: Variable, dtype: str | None = None) -> TensorVariable:
+    return _fill(x, constant(0, dtype=dtype or x.type.dtype))  # type: ignore[attr-defined]
+
+
+def _cast(x: Variable, dtype: str) -> TensorVariable:
+    x = as_tensor_variable(x)
+    if x.type.dtype == dtype:
+        return x
+    return Elemwise(scalar_op("cast", dtype))(x)  # type: ignore[no-any-return]
+
+
+def _sum_to_shape(g: Variable, x: Variable, operands: Sequence[Variable]) -> TensorVariable:
+    """``g`` (the shape of the broadcast of ``operands``, of which ``x`` is one)
+    summed back to ``x``'s shape: the reduction every broadcasting op's gradient
+    needs. Skipped when no axis of ``x`` can have been broadcast."""
+    g = as_tensor_variable(g)
+    xs = x.type.shape  # type: ignore[attr-defined]
+    ndim = max([len(xs), g.type.ndim] + [v.type.ndim for v in operands])  # type: ignore[attr-defined]
+    others = [
+        (1,) * (ndim - v.type.ndim) + tuple(v.type.shape)  # type: ignore[attr-defined]
+        for v in operands
+        if v is not x
+    ]
+
+    def cannot_broadcast(k: int) -> bool:
+        # x's size is known not to be 1, or every other operand has size 1 there
+        size = xs[k]
+        return (_is_int(size) and size != 1) or all(o[ndim - len(xs) + k] == 1 for o in others)
+
+    if g.type.ndim == len(xs) == ndim and all(cannot_broadcast(k) for k in range(len(xs))):
+        return g
+    return SumToShape()(g, x)  # type: ignore[no-any-return]
+
+
+class SumToShape(Op):
+    """``g`` summed over the axes along which ``x`` was broadcast to make it (the
+    leading axes ``x`` lacks, and the size-1 axes of ``x`` where ``g`` is larger).
+
+    ``x`` supplies only its run-time shape (sizes unknown at build time may turn out
+    to be 1). The result may be ``g`` itself, hence the ``view_map``.
+    """
+
+    __props__: ClassVar[tuple[str, ...]] = ()
+    view_map: ClassVar[dict[int, list[int]]] = {0: [0]}  # type: ignore[misc]
+
+    def make_node(self, g: Any, x: Any) -> Apply:
+        g, x = as_tensor_variable(g), as_tensor_variable(x)
+        if g.ndim < x.ndim:
+            raise ValueError(f"SumToShape: {g.type} has fewer dimensions than {x.type}")
+        broadcast_static_shape("SumToShape", [g.type.shape, x.type.shape])
+        return Apply(self, [g, x], [TensorType(g.dtype, x.type.shape)()])
+
+    def perform(self, node: Apply, inputs: Sequence[Any], output_storage: Any) -> None:
+        g, x = inputs
+        lead = g.ndim - x.ndim
+        axes = tuple(range(lead)) + tuple(
+            lead + i for i, n in enumerate(x.shape) if n == 1 and g.shape[lead + i] != 1
+        )
+        result = g.sum(axis=axes, keepdims=True) if axes else g
+        output_storage[0][0] = np.asarray(result).reshape(x.shape)
+
+    def infer_shape(self, fgraph: Any, node: Apply, input_shapes: Sequence[Any]) -> list[Any]:
+        return [tuple(input_shapes[1])]
+
+    def connection_pattern(self, node: Apply) -> list[list[bool]]:
+        return [[True], [False]]
+
+    def L_op(self, inputs: Sequence[Any], outputs: Sequence[Any], output_grads: Any) -> list[Any]:
+        return [_fill(inputs[0], output_grads[0]), _disconnected()]
+
+    def R_op(self, inputs: Sequence[Any], eval_points: Sequence[Any]) -> list[Any]:
+        if eval_points[0] is None:
+            return [None]
+        return [self(eval_points[0], inputs[1])]
+
+
+# -- Elemwise -------------------------------------------------------------------
+
+
+class Elemwise(Op):
+    """``scalar_op`` applied elementwise with numpy broadcasting.
+
+    ``inplace_pattern`` (pairs ``(output, input)``) makes an output overwrite an
+    input's buffer; the inplace rewrite sets it once the DestroyHandler proves it
+    safe.
+    """
+
+    __props__: ClassVar[tuple[str, ...]] = ("scalar_op", "inplace_pattern")
+
+    def __init__(self, scalar_op: ScalarOp | Composite, inplace_pattern: Any = ()) -> None:
+        self.scalar_op = scalar_op
+        pairs = inplace_pattern.items() if isinstance(inplace_pattern, dict) else inplace_pattern
+        self.inplace_pattern = tuple(sorted((int(o), int(i)) for o, i in pairs))
+        self.destroy_map = {o: [i] for o, i in self.inplace_pattern}
+        self.nin = scalar_op.nin
+        self.nout = scalar_op.nout
+
+    def __str__(self) -> str:
+        if self.inplace_pattern:
+            pattern = ", ".join(f"{o}<-{i}" for o, i in self.inplace_pattern)
+            return f"Elemwise{{{self.scalar_op}, inplace {pattern}}}"
+        return f"Elemwise{{{self.scalar_op}}}"
+
+    @property
+    def name(self) -> str:
+        return str(self.scalar_op.name)
+
+    def make_node(self, *inputs: Any) -> Apply:
+        if len(inputs) != self.nin:
+            raise TypeError(f"{self.name} takes {self.nin} inputs, {len(inputs)} given")
+        tensors = _elemwise_inputs(self.scalar_op, inputs)
+        dtypes = self.scalar_op.output_dtypes([x.type.dtype for x in tensors])
+        shape = broadcast_static_shape(self.name, [x.type.shape for x in tensors])
+        for o, i in self.inplace_pattern:
+            if tensors[i].type.dtype != dtypes[o] or tensors[i].type.shape != shape:
+                raise TypeError(f"{self}: output {o} cannot overwrite input {i}")
+        return Apply(self, tensors, [TensorType(d, shape)() for d in dtypes])
+
+    def perform(self, node: Apply, inputs: Sequence[Any], output_storage: Any) -> None:
+        out_dtypes = [o.type.dtype for o in node.outputs]  # type: ignore[attr-defined]
+        results = self.scalar_op.impl(inputs, out_dtypes)
+        for k, result in enumerate(results):
+            if any(np.may_share_memory(result, x) for x in inputs):
+                result = result.copy()  # e.g. numpy's real() of a real array is the array
+            output_storage[k][0] = result
+        for o, i in self.inplace_pattern:
+            np.copyto(inputs[i], output_storage[o][0])
+            output_storage[o][0] = inputs[i]
+
+    def infer_shape(self, fgraph: Any, node: Apply, input_shapes: Sequence[Any]) -> list[Any]:
+        static = node.outputs[0].type.shape  # type: ignore[attr-defined]
+        ndim = len(static)
+        padded = [(1,) * (ndim - len(s)) + tuple(s) for s in input_shapes]
+        in_static = [
+            (1,) * (ndim - x.type.ndim) + tuple(x.type.shape)  # type: ignore[attr-defined]
+            for x in node.inputs
+        ]
+        shape: list[Any] = []
+        for k in range(ndim):
+            if static[k] is not None:
+                shape.append(static[k])
+                continue
+            candidates = [s[k] for s, t in zip(padded, in_static, strict=True) if t[k] != 1]
+            known = [int(c) for c in candidates if _is_int(c) and c != 1]
+            symbolic = [c for c in candidates if not _is_int(c)]
+            if known:
+                shape.append(known[0])
+            elif not symbolic:
+                shape.append(1)
+            else:
+                import lazygraph.tensor as lt
+
+                # at run time a size-1 operand broadcasts: keep the other size
+                dim = symbolic[0]
+                for other in symbolic[1:]:
+                    dim = lt.where(lt.equal(dim, 1), other, dim)
+                shape.append(dim)
+        return [tuple(shape)] * self.nout
+
+    # -- derivatives -----------------------------------------------------------
+
+    def _row_grads(self, inputs: Sequence[Any], outputs: Sequence[Any], gz: Any) -> list[Any]:
+        """The table derivative of each input, in the output's shape (None: zero)."""
+        row = self.scalar_op.row  # type: ignore[union-attr]
+        if row.grad is None:
+            return [None] * self.nin
+        grads = row.grad(*inputs, outputs[0], gz)
+        return [grads] if self.nin == 1 else list(grads)
+
+    def L_op(
+        self, inputs: Sequence[Any], outputs: Sequence[Any], output_grads: Sequence[Any]
+    ) -> list[Any]:
+        if isinstance(self.scalar_op, Composite):
+            raw = _composite_vjp(self.scalar_op, inputs, output_grads)
+        else:
+            raw = self._row_grads(inputs, outputs, output_grads[0])
+        result = []
+        for i, (x, g) in enumerate(zip(inputs, raw, strict=True)):
+            kind = x.type.numpy_dtype.kind
+            if kind in "biu":
+                result.append(_disconnected())
+            elif kind == "c" or any(o.type.numpy_dtype.kind == "c" for o in outputs):
+                result.append(_not_implemented(self, i, x, "complex gradients"))
+            elif _is_disconnected(g):
+                result.append(_zeros_like(x))
+            else:
+                result.append(_sum_to_shape(_cast(g, x.type.dtype), x, inputs))
+        return result
+
+    def R_op(self, inputs: Sequence[Any], eval_points: Sequence[Any]) -> list[Any]:
+        outputs = self.make_node(*inputs).outputs
+        if isinstance(self.scalar_op, Composite):
+            jvps = _composite_jvp(self.scalar_op, inputs, eval_points)
+        else:
+            terms = []
+            for i, e in enumerate(eval_points):
+                # a constant's tangent is zero whatever we are given: skipping it also
+                # avoids 0 * nan from partials undefined there (pow's log(x), x < 0)
+                if e is None or isinstance(inputs[i], Constant):
+                    continue
+                if inputs[i].type.numpy_dtype.kind in "biuc":
+                    continue
+                # An elementwise VJP is linear in gz: with gz = e_i the i-th entry is
+                # e_i * d out / d x_i, the i-th term of the JVP.
+                g = self._row_grads(inputs, outputs, e)[i]
+                if g is not None:
+                    terms.append(g)
+            total = None
+            for t in terms:
+                total = t if total is None else total + t
+            jvps = [total]
+        result = []
+        for out, j in zip(outputs, jvps, strict=True):
+            dtype = out.type.dtype
+            if out.type.numpy_dtype.kind in "biu":
+                dtype = "float64"
+            if j is None:
+                result.append(_zeros_like(out, dtype))
+                continue
+            j = as_tensor_variable(j)
+            if j.type.shape != out.type.shape or None in out.type.shape:
+                j = _fill(out, j)  # a term from a broadcast input: give it out's shape
+            result.append(_cast(j, dtype))
+        return result
+
+
+def _composite_vjp(comp: Composite, inputs: Sequence[Any], output_grads: Sequence[Any]) -> list:
+    """Reverse mode through the composite's subgraph, expanded to Elemwise nodes."""
+    from lazygraph.graph.traversal import io_toposort
+
+    outs = comp.expand(inputs)
+    grads: dict[Variable, Any] = {}
+    for o, g in zip(outs, output_grads, strict=True):
+        if not _is_disconnected(g):
+            grads[o] = g if o not in grads else grads[o] + g
+    for node in reversed(io_toposort(list(inputs), outs)):
+        gzs = [grads.get(o) for o in node.outputs]
+        if all(g is None for g in gzs):
+            continue
+        gzs = [_zeros_like(o) if g is None else g for o, g in zip(node.outputs, gzs, strict=True)]
+        for v, g in zip(node.inputs, node.op.L_op(node.inputs, node.outputs, gzs), strict=True):
+            if v.type.numpy_dtype.kind in "biu" or _is_disconnected(g):  # type: ignore[attr-defined]
+                continue
+            grads[v] = g if v not in grads else grads[v] + g
+    return [grads.get(x) for x in inputs]
+
+
+def _composite_jvp(comp: Composite, inputs: Sequence[Any], eval_points: Sequence[Any]) -> list:
+    """Forward mode through the composite's subgraph, expanded to Elemwise nodes."""
+    from lazygraph.graph.traversal import io_toposort
+
+    outs = comp.expand(inputs)
+    tangents: dict[Variable, Any] = {
+        x: e for x, e in zip(inputs, eval_points, strict=True) if e is not None
+    }
+    for node in io_toposort(list(inputs), outs):
+        points = [tangents.get(v) for v in node.inputs]
+        if all(p is None for p in points):
+            continue
+        for o, t in zip(node.outputs, node.op.R_op(node.inputs, points), strict=True):
+            tangents[o] = t
+    return [tangents.get(o) for o in outs]
+
+
+# -- DimShuffle ---------------------------------------------------------------
+
+
+class DimShuffle(Op):
+    """Reorder the axes of an ``input_ndim``-d array as ``new_order`` says: input
+    axis numbers in their new positions, ``"x"`` for a new size-1 axis; input axes
+    left out are dropped and must have size 1. The output is a view.
+
+    >>> import lazygraph.tensor as lt
+    >>> DimShuffle(2, (1, "x", 0))(lt.tensor("float64", (2, 3))).type
+    TensorType(float64, shape=(3, 1, 2))
+    """
+
+    __props__: ClassVar[tuple[str, ...]] = ("input_ndim", "new_order")
+    view_map: ClassVar[dict[int, list[int]]] = {0: [0]}  # type: ignore[misc]
+
+    def __init__(self, input_ndim: int, new_order: Sequence[int | str]) -> None:
+        self.input_ndim = int(input_ndim)
+        self.new_order = tuple(o if o == "x" else int(o) for o in new_order)
+        kept = [o for o in self.new_order if o != "x"]
+        if len(set(kept)) != len(kept) or any(not 0 <= o < self.input_ndim for o in kept):
+            raise ValueError(
+                f"DimShuffle: {self.new_order} is not a valid reordering of "
+                f"{self.input_ndim} axes (each axis at most once, 'x' for new axes)"
+            )
+        self.drop = tuple(i for i in range(self.input_ndim) if i not in kept)
+        # axis numbers after the dropped axes are squeezed out
+        self.shuffle = tuple(o - sum(d < o for d in self.drop) for o in kept)
+        self.augment = tuple(k for k, o in enumerate(self.new_order) if o == "x")
+
+    def __str__(self) -> str:
+        if self.new_order == tuple(reversed(range(self.input_ndim))) and self.input_ndim > 1:
+            return "Transpose"
+        return f"DimShuffle{{{','.join(map(str, self.new_order))}}}"
+
+    def make_node(self, x: Any) -> Apply:
+        x = as_tensor_variable(x)
+        if x.ndim != self.input_ndim:
+            raise ValueError(
+                f"{self}: expected a {self.input_ndim}-d input, got {x.type} with {x.ndim}"
+            )
+        shape = x.type.shape
+        for d in self.drop:
+            if shape[d] is not None and shape[d] != 1:
+                raise ValueError(
+                    f"{self}: cannot drop axis {d} of size {shape[d]} from shape "
+                    f"{_shape_str(shape)}; only size-1 axes can be dropped"
+                )
+        out_shape = tuple(1 if o == "x" else shape[o] for o in self.new_order)
+        return Apply(self, [x], [TensorType(x.dtype, out_shape)()])
+
+    def perform(self, node: Apply, inputs: Sequence[Any], output_storage: Any) -> None:
+        x = inputs[0]
+        if self.drop:
+            for d in self.drop:
+                if x.shape[d] != 1:
+                    raise ValueError(
+                        f"{self}: cannot drop axis {d} of size {x.shape[d]} from shape {x.shape}"
+                    )
+            x = x.reshape(tuple(n for i, n in enumerate(x.shape) if i not in self.drop))
+        x = x.transpose(self.shuffle)
+        if self.augment:
+            x = np.expand_dims(x, self.augment)
+        output_storage[0][0] = x
+
+    def infer_shape(self, fgraph: Any, node: Apply, input_shapes: Sequence[Any]) -> list[Any]:
+        shape = input_shapes[0]
+        return [tuple(1 if o == "x" else shape[o] for o in self.new_order)]
+
+    def L_op(self, inputs: Sequence[Any], outputs: Sequence[Any], output_grads: Any) -> list[Any]:
+        (x,) = inputs
+        if x.type.numpy_dtype.kind in "biu":
+            return [_disconnected()]
+        # the inverse shuffle: each input axis from its output position, "x" if dropped
+        inverse = tuple(
+            self.new_order.index(i) if i in self.new_order else "x" for i in range(self.input_ndim)
+        )
+        gz = _cast(output_grads[0], x.type.dtype)
+        return [DimShuffle(len(self.new_order), inverse)(gz)]
+
+    def R_op(self, inputs: Sequence[Any], eval_points: Sequence[Any]) -> list[Any]:
+        if eval_points[0] is None:
+            return [None]
+        return [self(eval_points[0])]
+
+
+# -- public functions ---------------------------------------------------------
+
+
+def _normalize_axis(axis: Any, ndim: int, op: str) -> int:
+    if isinstance(axis, (bool, np.bool_)) or not isinstance(axis, (int, np.integer)):
+        raise TypeError(f"{op}: axis must be an integer, got {axis!r}")
+    if not -ndim <= axis < ndim:
+        raise AxisError(int(axis), ndim, op)
+    return int(axis) % ndim
+
+
+def _normalize_axes(axes: Any, ndim: int, op: str) -> tuple[int, ...]:
+    seq = tuple(axes) if isinstance(axes, (tuple, list)) else (axes,)
+    result = tuple(_normalize_axis(a, ndim, op) for a in seq)
+    if len(set(result)) != len(result):
+        raise ValueError(f"{op}: repeated axis in {tuple(seq)}")
+    return result
+
+
+def dimshuffle(x: Any, new_order: Sequence[int | str]) -> TensorVariable:
+    """Theano's dimshuffle: ``new_order`` lists input axes in their new positions,
+    ``"x"`` inserts a size-1 axis; omitted axes must have size 1.
+
+    >>> import lazygraph.tensor as lt
+    >>> dimshuffle(lt.constant([[1, 2, 3]]), (1, "x")).eval()
+    array([[1],
+           [2],
+           [3]])
+    """
+    x = as_tensor_variable(x)
+    order = tuple(new_order)
+    if order == tuple(range(x.ndim)):
+        return x
+    return DimShuffle(x.ndim, order)(x)  # type: ignore[no-any-return]
+
+
+def transpose(x: Any, axes: Sequence[int] | None = None) -> TensorVariable:
+    """``x`` with its axes permuted (reversed when ``axes`` is None), as numpy.
+
+    >>> import lazygraph.tensor as lt
+    >>> transpose(lt.constant([[1, 2, 3]])).eval()
+    array([[1],
+           [2],
+           [3]])
+    """
+    x = as_tensor_variable(x)
+    if axes is None:
+        return dimshuffle(x, tuple(reversed(range(x.ndim))))
+    axes = tuple(axes)
+    if len(axes) != x.ndim:
+        raise ValueError(f"transpose: axes {axes} don't match array of shape {x.type}")
+    perm = _normalize_axes(axes, x.ndim, "transpose")
+    return dimshuffle(x, perm)
+
+
+def permute_dims(x: Any, axes: Sequence[int]) -> TensorVariable:
+    """The array API name of :func:`transpose` with explicit ``axes``.
+
+    >>> import lazygraph.tensor as lt
+    >>> permute_dims(lt.tensor("float64", (2, 3, 4)), (2, 0, 1)).type
+    TensorType(float64, shape=(4, 2, 3))
+    """
+    return transpose(x, axes)
+
+
+def matrix_transpose(x: Any) -> TensorVariable:
+    """Swap the last two axes (``x.mT``); ``x`` needs at least 2 dimensions.
+
+    >>> import lazygraph.tensor as lt
+    >>> matrix_transpose(lt.tensor("float64", (5, 2, 3))).type
+    TensorType(float64, shape=(5, 3, 2))
+    """
+    x = as_tensor_variable(x)
+    if x.ndim < 2:
+        raise ValueError(f"matrix_transpose: input must have at least 2 dimensions, got {x.type}")
+    order = list(range(x.ndim))
+    order[-2], order[-1] = order[-1], order[-2]
+    return dimshuffle(x, order)
+
+
+def expand_dims(x: Any, axis: int | Sequence[int]) -> TensorVariable:
+    """Insert size-1 axes at positions ``axis`` of the result (negative counts from
+    the end), as numpy and the array API.
+
+    >>> import lazygraph.tensor as lt
+    >>> expand_dims(lt.tensor("int8", (2, 3)), (0, -1)).type
+    TensorType(int8, shape=(1, 2, 3, 1))
+    """
+    x = as_tensor_variable(x)
+    n_new = len(axis) if isinstance(axis, (tuple, list)) else 1
+    out_ndim = x.ndim + n_new
+    positions = _normalize_axes(axis, out_ndim, "expand_dims")
+    existing = iter(range(x.ndim))
+    order = ["x" if k in positions else next(existing) for k in range(out_ndim)]
+    return dimshuffle(x, order)
+
+
+def squeeze(x: Any, axis: int | Sequence[int] | None = None) -> TensorVariable:
+    """Remove size-1 axes: the named ones (``ValueError`` for a known size other
+    than 1; unknown sizes are checked when computed), or with ``axis=None`` every
+    axis whose size is known to be 1.
+
+    >>> import lazygraph.tensor as lt
+    >>> squeeze(lt.tensor("float64", (1, 3, 1))).type
+    TensorType(float64, shape=(3,))
+    """
+    x = as_tensor_variable(x)
+    shape = x.type.shape
+    if x.ndim == 0 and not isinstance(axis, (tuple, list)) and axis in (0, -1):
+        return x  # numpy accepts an int axis 0 or -1 for a 0-d array (not a tuple)
+    if axis is None:
+        drop: tuple[int, ...] = tuple(i for i, n in enumerate(shape) if n == 1)
+    else:
+        drop = _normalize_axes(axis, x.ndim, "squeeze")
+        for d in drop:
+            if shape[d] is not None and shape[d] != 1:
+                raise ValueError(
+                    f"squeeze: cannot select an axis to squeeze out which has size not equal "
+                    f"to one (axis {d} of shape {_shape_str(shape)})"
+                )
+    return dimshuffle(x, [i for i in range(x.ndim) if i not in drop])
+
+
+def swapaxes(x: Any, axis1: int, axis2: int) -> TensorVariable:
+    """``x`` with axes ``axis1`` and ``axis2`` interchanged.
+
+    >>> import lazygraph.tensor as lt
+    >>> swapaxes(lt.tensor("float64", (2, 3, 4)), 0, -1).type
+    TensorType(float64, shape=(4, 3, 2))
+    """
+    x = as_tensor_variable(x)
+    a = _normalize_axis(axis1, x.ndim, "swapaxes")
+    b = _normalize_axis(axis2, x.ndim, "swapaxes")
+    order = list(range(x.ndim))
+    order[a], order[b] = order[b], order[a]
+    return dimshuffle(x, order)
+
+
+def moveaxis(
+    x: Any, source: int | Sequence[int], destination: int | Sequence[int]
+) -> TensorVariable:
+    """Move axes ``source`` to positions ``destination``, keeping the others in order.
+
+    >>> import lazygraph.tensor as lt
+    >>> moveaxis(lt.tensor("float64", (2, 3, 4)), 0, -1).type
+    TensorType(float64, shape=(3, 4, 2))
+    """
+    x = as_tensor_variable(x)
+    src = _normalize_axes(source, x.ndim, "moveaxis")
+    dst = _normalize_axes(destination, x.ndim, "moveaxis")
+    if len(src) != len(dst):
+        raise ValueError(
+            "moveaxis: `source` and `destination` arguments must have the same number of elements"
+        )
+    order = [i for i in range(x.ndim) if i not in src]
+    for d, s in sorted(zip(dst, src, strict=True)):
+        order.insert(d, s)
+    return dimshuffle(x, order)

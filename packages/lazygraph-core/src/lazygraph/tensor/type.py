@@ -80,6 +80,8 @@ FLOAT_DTYPES = ("float32", "float64")
 COMPLEX_DTYPES = ("complex64", "complex128")
 ALL_DTYPES = BOOL_DTYPES + INT_DTYPES + UINT_DTYPES + FLOAT_DTYPES + COMPLEX_DTYPES
 
+_SUPPORTED = frozenset(ALL_DTYPES)
+
 #: The dtype of ``scalar()``, ``vector()``, ... when none is given.
 DEFAULT_FLOAT = "float64"
 
@@ -88,6 +90,8 @@ ShapeLike = Sequence[int | None]
 
 def normalize_dtype(dtype: Any) -> str:
     """The canonical dtype name, or ``TypeError`` for a dtype lazygraph does not support."""
+    if isinstance(dtype, str) and dtype in _SUPPORTED:
+        return dtype  # the common case, on the path of every TensorType(...)
     try:
         name = np.dtype(dtype).name
     except TypeError as exc:
@@ -195,6 +199,18 @@ class TensorType(Type):
             f"cannot convert data of dtype {arr.dtype} to {self.dtype} without loss "
             f"(pass allow_downcast=True, or cast first)"
         )
+
+    # type.py and variable.py need each other; importing the variable classes
+    # when first used lets either module be imported first.
+    def make_variable(self, name: str | None = None) -> Variable:
+        from lazygraph.tensor.variable import TensorVariable
+
+        return TensorVariable(self, None, None, name)
+
+    def make_constant(self, data: Any, name: str | None = None) -> Variable:
+        from lazygraph.tensor.variable import TensorConstant
+
+        return TensorConstant(self, data, name)
 
     def is_valid_value(self, data: Any) -> bool:
         try:
@@ -322,13 +338,3 @@ dtensor4 = _factory((None,) * 4, "float64", "A 4-d float64 input variable.")
 zscalar = _factory((), "complex128", "A 0-d complex128 input variable.")
 zvector = _factory((None,), "complex128", "A 1-d complex128 input variable.")
 zmatrix = _factory((None, None), "complex128", "A 2-d complex128 input variable.")
-
-
-def _set_variable_classes() -> None:
-    from lazygraph.tensor.variable import TensorConstant, TensorVariable
-
-    TensorType.variable_type = TensorVariable
-    TensorType.constant_type = TensorConstant
-
-
-_set_variable_classes()

@@ -1,0 +1,383 @@
+"""The table of elementwise functions: one :class:`ScalarRow` per function.
+
+Columns: name, arity, accepted dtype category, output dtype rule, numpy
+function, derivative. A derivative ``grad(*inputs, out, gz)`` returns, per
+input, the gradient in the broadcast output shape built from
+:mod:`lazygraph.tensor` functions (so gradients of gradients work), or ``None``
+for zero; a row whose ``grad`` is ``None`` has a zero gradient everywhere
+(discrete results: comparisons, ``floor``, ``sign``...). ``Elemwise`` casts
+each gradient to its input's dtype and sums it back to the input's shape;
+integer and bool inputs never get one.
+
+>>> from lazygraph.tensor.scalar.basic import ROWS
+>>> ROWS["exp"].accepts, ROWS["exp"].out(["int16"], ()), ROWS["less"].out(["float32"], ())
+('all', 'float32', 'bool')
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+
+import lazygraph.tensor as lt
+from lazygraph.tensor.scalar import special
+from lazygraph.tensor.scalar.basic import (
+    ScalarRow,
+    out_bool,
+    out_float,
+    out_param_dtype,
+    out_real,
+    out_round,
+    out_same,
+    out_same_bool_int8,
+    out_true_divide,
+    register_row,
+)
+
+__all__: list[str] = []
+
+_LN2 = math.log(2.0)
+_LN10 = math.log(10.0)
+_TWO_OVER_SQRT_PI = 2.0 / math.sqrt(math.pi)
+
+
+def _row(
+    name: str,
+    nin: int,
+    accepts: str,
+    out: Any,
+    fn: Any,
+    grad: Any,
+    numpy_name: str | None = None,
+    **kw: Any,
+) -> None:
+    register_row(
+        ScalarRow(name, nin, accepts, out, fn, grad, numpy_name=numpy_name or fn.__name__, **kw)
+    )
+
+
+def _float_row(name: str, fn: Any, grad: Any, accepts: str = "all", nin: int = 1) -> None:
+    # Float-valued functions compute integer inputs in the upcast float dtype.
+    _row(name, nin, accepts, out_float, fn, grad, cast_inputs=True)
+
+
+# -- arithmetic ---------------------------------------------------------------
+
+_row("add", 2, "all", out_same, np.add, lambda x, y, out, gz: (gz, gz))
+_row("subtract", 2, "numeric", out_same, np.subtract, lambda x, y, out, gz: (gz, -gz))
+_row("multiply", 2, "all", out_same, np.multiply, lambda x, y, out, gz: (gz * y, gz * x))
+_row(
+    "divide",
+    2,
+    "all",
+    out_true_divide,
+    np.divide,
+    lambda x, y, out, gz: (gz / y, -gz * out / y),
+)
+_row("floor_divide", 2, "real", out_same_bool_int8, np.floor_divide, None)
+_row(
+    "remainder",
+    2,
+    "real",
+    out_same_bool_int8,
+    np.remainder,
+    lambda x, y, out, gz: (gz, -gz * lt.floor_divide(x, y)),
+)
+_row(
+    "fmod",
+    2,
+    "real",
+    out_same_bool_int8,
+    np.fmod,
+    lambda x, y, out, gz: (gz, -gz * lt.trunc(x / y)),
+)
+_row(
+    "pow",
+    2,
+    "all",
+    out_same_bool_int8,
+    np.power,
+    # d/dy x**y = x**y log x: only defined for x > 0; 0 where x == 0 and y > 0.
+    lambda x, y, out, gz: (
+        gz * y * lt.pow(x, y - 1),
+        lt.where(lt.equal(x, 0), 0, gz * out * lt.log(x)),
+    ),
+)
+_row("negative", 1, "numeric", out_same, np.negative, lambda x, out, gz: -gz)
+_row("positive", 1, "numeric", out_same, np.positive, lambda x, out, gz: gz)
+_row("abs", 1, "all", out_real, np.abs, lambda x, out, gz: gz * lt.sign(x))
+_row("sign", 1, "numeric", out_same, np.sign, None)
+_row("square", 1, "all", out_same_bool_int8, np.square, lambda x, out, gz: gz * 2 * x)
+_row(
+    "reciprocal",
+    1,
+    "all",
+    out_same_bool_int8,
+    np.reciprocal,
+    lambda x, out, gz: -gz * out * out,
+)
+_row(
+    "maximum",
+    2,
+    "all",
+    out_same,
+    np.maximum,
+    lambda x, y, out, gz: (lt.where(lt.greater_equal(x, y), gz, 0), lt.where(lt.less(x, y), gz, 0)),
+)
+_row(
+    "minimum",
+    2,
+    "all",
+    out_same,
+    np.minimum,
+    lambda x, y, out, gz: (lt.where(lt.less_equal(x, y), gz, 0), lt.where(lt.greater(x, y), gz, 0)),
+)
+_row(
+    "fmax",
+    2,
+    "all",
+    out_same,
+    np.fmax,
+    lambda x, y, out, gz: (lt.where(lt.equal(out, x), gz, 0), lt.where(lt.equal(out, x), 0, gz)),
+)
+_row(
+    "fmin",
+    2,
+    "all",
+    out_same,
+    np.fmin,
+    lambda x, y, out, gz: (lt.where(lt.equal(out, x), gz, 0), lt.where(lt.equal(out, x), 0, gz)),
+)
+
+
+def _clip(x: np.ndarray, lo: np.ndarray, hi: np.ndarray) -> np.ndarray:
+    return np.clip(x, lo, hi)
+
+
+def _clip_grad(x: Any, lo: Any, hi: Any, out: Any, gz: Any) -> tuple[Any, Any, Any]:
+    # numpy's clip is minimum(maximum(x, lo), hi): hi wins when lo > hi.
+    m = lt.maximum(x, lo)
+    under = lt.less_equal(m, hi)
+    return (
+        lt.where(lt.logical_and(lt.greater_equal(x, lo), under), gz, 0),
+        lt.where(lt.logical_and(lt.less(x, lo), under), gz, 0),
+        lt.where(under, 0, gz),
+    )
+
+
+_row("clip", 3, "all", out_same, _clip, _clip_grad, numpy_name="clip", weak="clip")
+
+
+def _where(cond: np.ndarray, x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    return np.where(cond, x, y)
+
+
+_row(
+    "where",
+    3,
+    "all",
+    out_same,
+    _where,
+    lambda c, x, y, out, gz: (None, lt.where(c, gz, 0), lt.where(c, 0, gz)),
+    numpy_name="where",
+    promote=(1, 2),
+    weak="wrap",
+)
+
+
+def _second(x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    return np.broadcast_to(y, np.broadcast_shapes(np.shape(x), np.shape(y))).copy()
+
+
+# second(x, y): y broadcast against x (Theano's fill); gradients flow only to y.
+_row(
+    "second",
+    2,
+    "all",
+    out_same,
+    _second,
+    lambda x, y, out, gz: (None, gz),
+    numpy_name="broadcast_to",
+    promote=(1,),
+)
+
+
+def _copy(x: np.ndarray) -> np.ndarray:
+    return np.array(x, copy=True)
+
+
+_row("copy", 1, "all", out_same, _copy, lambda x, out, gz: gz, numpy_name="copy")
+
+# -- rounding: zero gradient almost everywhere ---------------------------------
+
+_row("floor", 1, "real", out_same, np.floor, None)
+_row("ceil", 1, "real", out_same, np.ceil, None)
+_row("trunc", 1, "real", out_same, np.trunc, None)
+_row("rint", 1, "all", out_float, np.rint, None, cast_inputs=True)
+
+
+def _round(x: np.ndarray, decimals: int = 0) -> np.ndarray:
+    if x.dtype == np.bool_:
+        x = x.astype(np.float32)
+    return np.round(x, decimals)
+
+
+_row("round", 1, "all", out_round, _round, None, numpy_name="round")
+
+# -- exponentials and logarithms -------------------------------------------
+
+_float_row("exp", np.exp, lambda x, out, gz: gz * out)
+_float_row("exp2", np.exp2, lambda x, out, gz: gz * out * _LN2)
+_float_row("expm1", np.expm1, lambda x, out, gz: gz * (out + 1))
+_float_row("log", np.log, lambda x, out, gz: gz / x)
+_float_row("log2", np.log2, lambda x, out, gz: gz / (x * _LN2))
+_float_row("log10", np.log10, lambda x, out, gz: gz / (x * _LN10))
+_float_row("log1p", np.log1p, lambda x, out, gz: gz / (x + 1))
+_float_row("sqrt", np.sqrt, lambda x, out, gz: gz / (2 * out))
+_float_row("cbrt", np.cbrt, lambda x, out, gz: gz / (3 * out * out), accepts="real")
+_float_row(
+    "logaddexp",
+    np.logaddexp,
+    lambda x, y, out, gz: (gz * lt.exp(x - out), gz * lt.exp(y - out)),
+    accepts="real",
+    nin=2,
+)
+_float_row(
+    "logaddexp2",
+    np.logaddexp2,
+    lambda x, y, out, gz: (gz * lt.exp2(x - out), gz * lt.exp2(y - out)),
+    accepts="real",
+    nin=2,
+)
+
+# -- trigonometric and hyperbolic -------------------------------------------
+
+_float_row("sin", np.sin, lambda x, out, gz: gz * lt.cos(x))
+_float_row("cos", np.cos, lambda x, out, gz: -gz * lt.sin(x))
+_float_row("tan", np.tan, lambda x, out, gz: gz * (1 + out * out))
+_float_row("asin", np.arcsin, lambda x, out, gz: gz / lt.sqrt(1 - x * x))
+_float_row("acos", np.arccos, lambda x, out, gz: -gz / lt.sqrt(1 - x * x))
+_float_row("atan", np.arctan, lambda x, out, gz: gz / (1 + x * x))
+_float_row("sinh", np.sinh, lambda x, out, gz: gz * lt.cosh(x))
+_float_row("cosh", np.cosh, lambda x, out, gz: gz * lt.sinh(x))
+_float_row("tanh", np.tanh, lambda x, out, gz: gz * (1 - out * out))
+_float_row("asinh", np.arcsinh, lambda x, out, gz: gz / lt.sqrt(x * x + 1))
+# sqrt(x-1)*sqrt(x+1) rather than sqrt(x*x-1): no cancellation near x = 1
+_float_row("acosh", np.arccosh, lambda x, out, gz: gz / (lt.sqrt(x - 1) * lt.sqrt(x + 1)))
+_float_row("atanh", np.arctanh, lambda x, out, gz: gz / (1 - x * x))
+_float_row(
+    "atan2",
+    np.arctan2,
+    lambda y, x, out, gz: (gz * x / (x * x + y * y), -gz * y / (x * x + y * y)),
+    accepts="real",
+    nin=2,
+)
+_float_row(
+    "hypot",
+    np.hypot,
+    lambda x, y, out, gz: (gz * x / out, gz * y / out),
+    accepts="real",
+    nin=2,
+)
+_float_row("deg2rad", np.deg2rad, lambda x, out, gz: gz * (math.pi / 180), accepts="real")
+_float_row("rad2deg", np.rad2deg, lambda x, out, gz: gz * (180 / math.pi), accepts="real")
+
+# -- sign manipulation ---------------------------------------------------------
+
+_float_row(
+    "copysign",
+    np.copysign,
+    # copysign(x, y) = |x| sgn(y): d/dx = sgn(x) sgn(y), where the signs are sign bits
+    lambda x, y, out, gz: (lt.where(lt.equal(lt.signbit(x), lt.signbit(y)), gz, -gz), None),
+    accepts="real",
+    nin=2,
+)
+_float_row(
+    "nextafter",
+    np.nextafter,
+    lambda x, y, out, gz: (gz, None),
+    accepts="real",
+    nin=2,
+)
+_row("signbit", 1, "real", out_bool, np.signbit, None)
+
+# -- machine-learning functions (numpy has no ufunc: see special.py) -------------
+
+_float_row("sigmoid", special.sigmoid, lambda x, out, gz: gz * out * (1 - out), accepts="real")
+_float_row("softplus", special.softplus, lambda x, out, gz: gz * lt.sigmoid(x), accepts="real")
+_float_row(
+    "log_sigmoid", special.log_sigmoid, lambda x, out, gz: gz * lt.sigmoid(-x), accepts="real"
+)
+# d/dx log(1 - e^x) = -e^x / (1 - e^x) = -1 / expm1(-x)
+_float_row("log1mexp", special.log1mexp, lambda x, out, gz: -gz / lt.expm1(-x), accepts="real")
+_float_row(
+    "erf",
+    special.erf,
+    lambda x, out, gz: gz * _TWO_OVER_SQRT_PI * lt.exp(-x * x),
+    accepts="real",
+)
+_float_row(
+    "erfc",
+    special.erfc,
+    lambda x, out, gz: -gz * _TWO_OVER_SQRT_PI * lt.exp(-x * x),
+    accepts="real",
+)
+
+# -- complex parts ---------------------------------------------------------------
+
+_row("conj", 1, "all", out_same_bool_int8, np.conjugate, lambda x, out, gz: gz)
+_row("real", 1, "all", out_real, np.real, lambda x, out, gz: gz)
+_row("imag", 1, "all", out_real, np.imag, None)
+
+# -- comparisons, predicates and logic: boolean results, no gradient ---------
+
+for _name, _fn in [
+    ("equal", np.equal),
+    ("not_equal", np.not_equal),
+    ("less", np.less),
+    ("less_equal", np.less_equal),
+    ("greater", np.greater),
+    ("greater_equal", np.greater_equal),
+]:
+    _row(_name, 2, "all", out_bool, _fn, None, weak="compare")
+
+for _name, _fn, _nin in [
+    ("logical_and", np.logical_and, 2),
+    ("logical_or", np.logical_or, 2),
+    ("logical_xor", np.logical_xor, 2),
+    ("logical_not", np.logical_not, 1),
+    ("isnan", np.isnan, 1),
+    ("isinf", np.isinf, 1),
+    ("isfinite", np.isfinite, 1),
+]:
+    _row(_name, _nin, "all", out_bool, _fn, None)
+
+# -- bitwise: integers and bool only -------------------------------------------
+
+_row("bitwise_and", 2, "integer_or_bool", out_same, np.bitwise_and, None)
+_row("bitwise_or", 2, "integer_or_bool", out_same, np.bitwise_or, None)
+_row("bitwise_xor", 2, "integer_or_bool", out_same, np.bitwise_xor, None)
+_row("bitwise_invert", 1, "integer_or_bool", out_same, np.invert, None)
+_row("bitwise_left_shift", 2, "integer_or_bool", out_same_bool_int8, np.left_shift, None)
+_row("bitwise_right_shift", 2, "integer_or_bool", out_same_bool_int8, np.right_shift, None)
+
+# -- cast: numpy's astype (unsafe casting) ---------------------------------------
+
+
+def _cast(x: np.ndarray, dtype: str) -> np.ndarray:
+    import warnings
+
+    with warnings.catch_warnings():
+        # complex -> real drops the imaginary part, as astype does (with a warning)
+        warnings.simplefilter("ignore", np.exceptions.ComplexWarning)
+        return x.astype(dtype)
+
+
+def _cast_grad(x: Any, out: Any, gz: Any) -> Any:
+    # Elemwise casts the gradient back to x's dtype; a discrete target has none.
+    return None if np.dtype(out.dtype).kind in "biu" else gz
+
+
+_row("cast", 1, "all", out_param_dtype, _cast, _cast_grad, numpy_name="astype")
