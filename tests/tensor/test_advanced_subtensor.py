@@ -18,8 +18,13 @@ import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
+import lazygraph
 import lazygraph.tensor as lt
-from lazygraph.tensor.advanced_subtensor import AdvancedIncSubtensor, AdvancedSubtensor
+from lazygraph.tensor.advanced_subtensor import (
+    AdvancedIncSubtensor,
+    AdvancedSubtensor,
+    IncAlongAxis,
+)
 from tests.tensor.harness import ALL, INTS, OpCase, arrays, check_case, run, shapes
 from tests.tensor.test_subtensor import (
     any_array,
@@ -583,3 +588,72 @@ def test_second_order(case: tuple[np.ndarray, Any], data: st.DataObject) -> None
         return grad(lt.sum(sel * sel * b) + lt.sum(flat * flat * flat), a)
 
     verify_grad(first, [x, y])
+
+
+# -- symbolic infer_shape -----------------------------------------------------------------
+
+
+@settings(max_examples=25, deadline=None)
+@given(data=st.data(), form=st.sampled_from(["i", "ij", "i_j", "mask", "mask_i", "slice_mask"]))
+def test_symbolic_infer_shape(data: st.DataObject, form: str) -> None:
+    """infer_shape with unknown sizes (scalar variables), index arrays and masks as
+    inputs, evaluated at run time, equals numpy's shape."""
+    x = data.draw(arrays("float64", data.draw(shapes(min_dims=3, max_dims=3, min_side=1))))
+    n0, n1, n2 = x.shape
+    bshape = data.draw(shapes(min_dims=1, max_dims=2, max_side=3))
+    i = data.draw(arrays("int64", bshape, min_value=-n0, max_value=n0 - 1))
+    j = data.draw(arrays("int64", bshape[-1:], min_value=0, max_value=min(n1, n2) - 1))
+    m = data.draw(arrays("bool", (n0,)))
+    m2 = data.draw(arrays("bool", (n1, n2)))
+    xv = lt.dtensor3("x")
+    iv = lt.tensor("int64", (None,) * i.ndim, "i")
+    jv, mv, m2v = lt.lvector("j"), lt.tensor("bool", (None,), "m"), lt.bmatrix("m2") > 0
+    forms = {
+        "i": (lambda: xv[iv], lambda: x[i]),
+        "ij": (lambda: xv[:, jv, jv], lambda: x[:, j, j]),
+        "i_j": (lambda: xv[iv, :, jv], lambda: x[i, :, j]),
+        "mask": (lambda: xv[mv], lambda: x[m]),
+        "mask_i": (lambda: xv[mv, 0], lambda: x[m, 0]),
+        "slice_mask": (lambda: xv[1:, m2v], lambda: x[1:, m2]),
+    }
+    build, expected = forms[form]
+    out = build()
+    node = out.owner
+    sizes = {v: tuple(lt.lscalar(f"{v.name}{k}") for k in range(v.ndim)) for v in (xv, iv, jv)}
+    in_shapes = [sizes.get(v, tuple(v.type.shape)) for v in node.inputs]
+    if form == "slice_mask":
+        in_shapes[1] = (n1, n2)  # the mask is an inner node (m2 > 0): its shape given
+    shape = node.op.infer_shape(None, node, in_shapes)[0]
+    shape = [lt.as_tensor_variable(s) for s in shape]
+    scalars = [s for v in (xv, iv, jv) for s in sizes[v]]
+    m2_in = m2v.owner.inputs[0]
+    fn = lazygraph.function([*scalars, mv, m2_in], shape)
+    got = fn(*x.shape, *i.shape, *j.shape, m, m2.astype("int8"))
+    assert tuple(int(s) for s in got) == np.shape(expected())
+
+
+@settings(max_examples=15, deadline=None)
+@given(case=take_along_axis_case(("float64",), min_value=-10, max_value=10), data=st.data())
+def test_inc_along_axis(case: tuple[np.ndarray, Any], data: st.DataObject) -> None:
+    """IncAlongAxis (take_along_axis's gradient): np.add.at on numpy's fancy index,
+    its gradient and forward derivative."""
+    from lazygraph.gradient import verify_grad, verify_rop
+
+    x, (idx, axis) = case
+    taken = np.take_along_axis(x, idx, axis)
+    y = data.draw(arrays("float64", taken.shape, min_value=-10, max_value=10))
+    expected = x.copy()
+    if axis is None:
+        np.add.at(expected.reshape(-1), idx, y)
+    else:
+        ax = axis % x.ndim
+        fancy = tuple(
+            idx if d == ax else np.arange(n).reshape([-1 if k == d else 1 for k in range(x.ndim)])
+            for d, n in enumerate(x.shape)
+        )
+        np.add.at(expected, fancy, y)
+    op = IncAlongAxis(None if axis is None else axis % x.ndim)
+    xv, yv = lt.tensor("float64", x.shape, "x"), lt.tensor("float64", y.shape, "y")
+    np.testing.assert_allclose(run([xv, yv], op(xv, idx, yv), [x, y]), expected, rtol=1e-12)
+    verify_grad(lambda a, b: op(a, idx, b), [x, y])
+    verify_rop(lambda a, b: op(a, idx, b), [x, y])

@@ -363,7 +363,7 @@ def test_constant_folding_policy() -> None:
 
 
 def test_ops_are_value_like() -> None:
-    assert lt.arange(3).owner.op == ARange("int64")
+    assert lt.arange(3).owner.op == ARange("int64", (True, True, True))
     assert lt.eye(3, dtype="int8").owner.op == Eye("int8")
     # One op for all fills: zeros is an Alloc of a constant zero.
     assert lt.zeros(3).owner.op == lt.ones(3).owner.op == lt.Alloc()

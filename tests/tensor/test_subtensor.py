@@ -121,22 +121,21 @@ def np_getitem(x: np.ndarray, *, index: Any) -> Any:
 
 
 def np_set(x: np.ndarray, y: Any = None, *, index: Any, scalar: Any = None) -> np.ndarray:
+    x[index]  # set_subtensor(x[index], y) reads x[index] first: its errors come first
     out = x.copy()
     out[index] = scalar if y is None else y
     return out
 
 
 def np_inc(x: np.ndarray, y: Any = None, *, index: Any, scalar: Any = None) -> np.ndarray:
+    x[index]  # set_subtensor(x[index], y) reads x[index] first: its errors come first
     out = x.copy()
-    try:
-        out[index] += scalar if y is None else y
-    except TypeError as exc:
-        # numpy's UFuncTypeError is a private subclass; lazygraph raises its base.
-        raise TypeError(str(exc)) from exc
+    out[index] += scalar if y is None else y
     return out
 
 
 def np_add_at(x: np.ndarray, y: Any = None, *, index: Any, scalar: Any = None) -> np.ndarray:
+    x[index]  # set_subtensor(x[index], y) reads x[index] first: its errors come first
     out = x.copy()
     np.add.at(out, index, scalar if y is None else y)
     return out
@@ -423,6 +422,24 @@ def test_eager_errors() -> None:
         lt.set_subtensor(x, 1.0)
 
 
+@pytest.mark.parametrize(
+    ("dtype", "value"),
+    [("int8", [300, 1]), ("int8", [1.5, -1.5]), ("int8", [np.nan, 1.0]), ("float64", [1j, 1])],
+)
+def test_set_from_a_list(dtype: str, value: list[Any]) -> None:
+    """numpy converts a sequence straight to the array's dtype, with its errors."""
+    x = lt.tensor(dtype, (2,), "x")
+    xv = np.zeros(2, dtype)
+    for index in (slice(None), [1, 0]):
+        try:
+            expected = np_set(xv, index=index, scalar=value)
+        except Exception as exc:
+            with pytest.raises(type(exc)):
+                lt.set_subtensor(x[index], value)
+            continue
+        np.testing.assert_array_equal(run([x], lt.set_subtensor(x[index], value), [xv]), expected)
+
+
 def test_unknown_sizes_are_not_checked_eagerly() -> None:
     x = lt.dmatrix("x")
     out = x[5]  # size unknown: numpy's IndexError comes at run time
@@ -524,6 +541,17 @@ def test_update_grad_leading_one() -> None:
 
     x = np.arange(12.0).reshape(3, 4)
     verify_grad(lambda a, b: lt.set_subtensor(a[1:], b), [x, np.ones((1, 1, 4))])
+
+
+def test_update_grad_runtime_broadcast() -> None:
+    """A value of unknown size that is 1 at run time broadcasts; its gradient sums."""
+    from lazygraph.gradient import grad
+
+    x, y = lt.dvector("x"), lt.dvector("y")
+    for update in (lt.set_subtensor, lt.inc_subtensor):
+        gy = grad(lt.sum(update(x[1:], y) * np.arange(4.0)), y)
+        np.testing.assert_array_equal(run([x, y], gy, [np.ones(4), np.ones(1)]), [6.0])
+        np.testing.assert_array_equal(run([x, y], gy, [np.ones(4), np.ones(3)]), [1, 2, 3])
 
 
 def test_integer_inputs_have_no_gradient() -> None:

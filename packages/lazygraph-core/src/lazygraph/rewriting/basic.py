@@ -295,6 +295,9 @@ def node_rewriter(
 class SequentialNodeRewriter(NodeRewriter):
     """Several node rewriters tried in turn on a node; the first that answers wins.
 
+    A member that raises is skipped (see ``config.on_rewrite_error``) and the
+    next one tried. Navigators apply the members one by one.
+
     >>> SequentialNodeRewriter().transform(None, None)
     False
     """
@@ -309,7 +312,13 @@ class SequentialNodeRewriter(NodeRewriter):
         if node is None:
             return False
         for rewriter in self._matcher.for_op(node.op):
-            result = rewriter.transform(fgraph, node)
+            try:
+                result = rewriter.transform(fgraph, node)
+            except InconsistencyError:
+                continue
+            except Exception as exc:
+                rewrite_failed(rewriter, exc, node)
+                continue
             if result:
                 self.last_rewriter = rewriter
                 return result

@@ -31,7 +31,12 @@ from typing import Any
 
 from lazygraph.graph.basic import Apply, Constant, Op, Variable
 from lazygraph.graph.fg import FunctionGraph, InconsistencyError
-from lazygraph.rewriting.basic import GraphRewriter, _needs_validation, gc_paused
+from lazygraph.rewriting.basic import (
+    GraphRewriter,
+    _needs_validation,
+    ensure_replace_validate,
+    gc_paused,
+)
 from lazygraph.rewriting.trace import is_tracing, report_rewrite
 
 __all__ = ["MergeOptimizer", "merge_optimizer"]
@@ -56,7 +61,9 @@ class MergeOptimizer(GraphRewriter):
             return self._merge(fgraph)
 
     def _merge(self, fgraph: FunctionGraph) -> int:
-        validate = hasattr(fgraph, "replace_all_validate") and _needs_validation(fgraph)
+        validate = _needs_validation(fgraph)
+        if validate:
+            ensure_replace_validate(fgraph)
         tracing = is_tracing()
         apply_nodes = fgraph.apply_nodes
         clients = fgraph.clients

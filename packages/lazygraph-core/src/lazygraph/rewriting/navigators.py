@@ -31,7 +31,7 @@ from __future__ import annotations
 import sys
 import warnings
 from collections import deque
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from typing import IO, Any
 
 from lazygraph.graph.basic import Apply, Op, Variable
@@ -59,19 +59,23 @@ __all__ = [
 
 
 class _Updater(Feature):
-    """Calls ``importer(node)`` for every node that joins the graph and, when
-    given, ``changer(node)`` for every node whose input changed."""
+    """Collects the nodes that joined the graph (``imported``), and with
+    ``track_changes`` the nodes whose inputs changed (``changed``) and the nodes
+    that left (``pruned``), since the last :meth:`take`.
 
-    def __init__(
-        self,
-        importer: Callable[[Apply], None],
-        changer: Callable[[Apply], None] | None = None,
-    ) -> None:
-        self.importer = importer
-        self.changer = changer
+    A navigator takes them after a rewrite that succeeded and drops them after
+    one that was vetoed and reverted: the revert re-imports the old nodes, and
+    queueing those again would retry the same rejected rewrite forever.
+    """
+
+    def __init__(self, track_changes: bool = False) -> None:
+        self.imported: list[Apply] = []
+        self.changed: list[Apply] = []
+        self.pruned: list[Apply] = []
+        self.track_changes = track_changes
 
     def on_import(self, fgraph: FunctionGraph, node: Apply, reason: str | None) -> None:
-        self.importer(node)
+        self.imported.append(node)
 
     def on_change_input(
         self,
@@ -82,8 +86,21 @@ class _Updater(Feature):
         new_var: Variable,
         reason: str | None,
     ) -> None:
-        if self.changer is not None and node != "output":
-            self.changer(node)
+        if self.track_changes and node != "output":
+            self.changed.append(node)
+
+    def on_prune(self, fgraph: FunctionGraph, node: Apply, reason: str | None) -> None:
+        if self.track_changes:
+            self.pruned.append(node)
+
+    def take(self) -> tuple[list[Apply], list[Apply], list[Apply]]:
+        taken = self.imported, self.changed, self.pruned
+        self.imported, self.changed, self.pruned = [], [], []
+        return taken
+
+    def drop(self) -> None:
+        if self.imported or self.changed or self.pruned:
+            self.imported, self.changed, self.pruned = [], [], []
 
 
 class WalkingGraphRewriter(GraphRewriter):
@@ -124,21 +141,30 @@ class WalkingGraphRewriter(GraphRewriter):
         else:
             nodes = fgraph.toposort()
         queue: deque[Apply] = deque(nodes)
-        updater = None
-        if not self.ignore_newtrees:
-            updater = _Updater(queue.append)
-            fgraph.attach_feature(updater)
+        updater = _Updater()
+        fgraph.attach_feature(updater)
         pop = queue.pop if self.order == "out_to_in" else queue.popleft
-        matcher = TrackMatcher([self.node_rewriter])
+        # A sequence's members are applied one by one, so that each one's failures
+        # and trace records carry its own name.
+        rewriter = self.node_rewriter
+        members = rewriter.rewriters if isinstance(rewriter, SequentialNodeRewriter) else [rewriter]
+        matcher = TrackMatcher(members)
         apply_nodes = fgraph.apply_nodes
         max_changes = max(16, int(self.max_use_ratio * len(apply_nodes)))
         changes = 0
         try:
             while queue:
                 node = pop()
-                if node not in apply_nodes or not matcher.for_op(node.op):
+                if node not in apply_nodes:
                     continue
-                changes += apply_node_rewriter(fgraph, self.node_rewriter, node)
+                for member in matcher.for_op(node.op):
+                    if apply_node_rewriter(fgraph, member, node):
+                        changes += 1
+                        if not self.ignore_newtrees:
+                            queue.extend(updater.take()[0])
+                        if node not in apply_nodes:
+                            break
+                    updater.drop()
                 if changes >= max_changes:
                     warnings.warn(
                         f"{self.name} stopped after {changes} rewrites: the nodes its "
@@ -148,8 +174,7 @@ class WalkingGraphRewriter(GraphRewriter):
                     )
                     break
         finally:
-            if updater is not None:
-                fgraph.remove_feature(updater)
+            fgraph.remove_feature(updater)
         return changes
 
     def print_summary(self, stream: IO[str] | None = None, level: int = 0) -> None:
@@ -223,18 +248,18 @@ class OpKeyGraphRewriter(GraphRewriter):
             queue.extend(fgraph.get_nodes(op))  # type: ignore[attr-defined]
         matcher = TrackMatcher([_OpsTracker(ops)])
 
-        def importer(node: Apply) -> None:
-            if matcher.for_op(node.op):
-                queue.append(node)
-
-        updater = _Updater(importer)
+        updater = _Updater()
         fgraph.attach_feature(updater)
         changes = 0
         try:
             while queue:
                 node = queue.popleft()
-                if node in fgraph.apply_nodes:
-                    changes += apply_node_rewriter(fgraph, self.node_rewriter, node)
+                if node not in fgraph.apply_nodes:
+                    continue
+                if apply_node_rewriter(fgraph, self.node_rewriter, node):
+                    changes += 1
+                    queue.extend(n for n in updater.take()[0] if matcher.for_op(n.op))
+                updater.drop()
         finally:
             fgraph.remove_feature(updater)
         return changes
@@ -253,11 +278,14 @@ class EquilibriumGraphRewriter(GraphRewriter):
 
     The first sweep visits every node in topological order. After that only
     the nodes that the changes touched are revisited: nodes imported by a
-    replacement, nodes whose inputs changed, and the readers of those nodes'
-    outputs. When that work list runs dry, the ``global_rewriters`` and then
-    the ``final_rewriters`` run; if ``final_sweep`` is set, one more sweep over
-    every node confirms the fixpoint (it catches patterns deeper than two
-    levels), and the loop goes on while anything changes.
+    replacement, nodes whose inputs changed and the readers of their outputs,
+    and the readers of the inputs of pruned nodes (they now have fewer
+    readers). That finds every new match of rewriters that look at most two
+    levels deep (a node and its inputs' owners). When the work list runs dry,
+    the ``global_rewriters`` and then the ``final_rewriters`` run, and the loop
+    goes on while they change something. With ``final_sweep`` one more sweep
+    over every node confirms the fixpoint, for rewriters that look deeper; it
+    doubles the cost, so it is off by default.
 
     Guard: a rewriter used more than ``max_use_ratio`` times the initial node
     count (at least 16 times), or more than ``max_rounds`` rounds, stops the
@@ -275,7 +303,7 @@ class EquilibriumGraphRewriter(GraphRewriter):
         global_rewriters: Iterable[GraphRewriter] = (),
         final_rewriters: Iterable[GraphRewriter] = (),
         max_rounds: int = 100,
-        final_sweep: bool = True,
+        final_sweep: bool = False,
         name: str | None = None,
     ) -> None:
         self.node_rewriters: list[NodeRewriter] = []
@@ -327,17 +355,29 @@ class EquilibriumGraphRewriter(GraphRewriter):
                 queued.add(node)
                 queue.append(node)
 
-        def changed(node: Apply) -> None:
-            push(node)
-            # Readers of the changed node: a two-level pattern rooted there may match now.
-            for out in node.outputs:
-                readers = clients.get(out, ())
-                if len(readers) <= 32:
-                    for reader, _ in readers:
-                        if reader != "output":
-                            push(reader)  # type: ignore[arg-type]
+        def push_readers(var: Variable) -> None:
+            readers = clients.get(var, ())
+            if len(readers) <= 32:  # past that, leave it to the final sweep, if any
+                for reader, _ in readers:
+                    if reader != "output":
+                        push(reader)  # type: ignore[arg-type]
 
-        updater = _Updater(push, changed)
+        def take_touched() -> None:
+            imported, changed, pruned = updater.take()
+            for node in imported:
+                push(node)
+            for node in changed:
+                push(node)
+                # A two-level pattern rooted at a reader of the changed node may match now.
+                for out in node.outputs:
+                    push_readers(out)
+            for node in pruned:
+                # The inputs lost a reader: patterns that want their inner nodes
+                # read only once may match at the readers left.
+                for inp in node.inputs:
+                    push_readers(inp)
+
+        updater = _Updater(track_changes=True)
         fgraph.attach_feature(updater)
         total = 0
         visited = 0
@@ -368,7 +408,10 @@ class EquilibriumGraphRewriter(GraphRewriter):
                             )
                             stopped = True
                             break
-                        if apply_node_rewriter(fgraph, rewriter, node):
+                        if not apply_node_rewriter(fgraph, rewriter, node):
+                            updater.drop()
+                        else:
+                            take_touched()
                             uses[key] = uses.get(key, 0) + 1
                             applied[rewriter.name] = applied.get(rewriter.name, 0) + 1
                             total += 1
@@ -379,6 +422,7 @@ class EquilibriumGraphRewriter(GraphRewriter):
                     break
                 for rewriter in self.global_rewriters + self.final_rewriters:
                     n = self._run_graph_rewriter(fgraph, rewriter)
+                    take_touched()
                     if n:
                         applied[rewriter.name] = applied.get(rewriter.name, 0) + n
                         total += n

@@ -12,7 +12,7 @@ becoming constants. ``lazygraph.numpy`` builds the drop-in namespace on top.
 TensorType(float64, shape=(?,))
 """
 
-from lazygraph.tensor import linalg
+from lazygraph.tensor import linalg as linalg
 from lazygraph.tensor.advanced_subtensor import *  # noqa: F403
 from lazygraph.tensor.blas import *  # noqa: F403
 from lazygraph.tensor.creation import *  # noqa: F403

@@ -132,7 +132,8 @@ class AdvancedSubtensor(Op):
     def infer_shape(
         self, fgraph: FunctionGraph | None, node: Apply, input_shapes: Sequence[Any]
     ) -> list[Any]:
-        layout = index_layout(node.inputs[0].type.ndim, self.idx_list, node.inputs[1:])  # type: ignore[attr-defined, arg-type]
+        ndim = node.inputs[0].type.ndim  # type: ignore[attr-defined]
+        layout = index_layout(ndim, self.idx_list, node.inputs[1:])
         shape_of = dict(zip(node.inputs, input_shapes, strict=True))
         return [symbolic_shape(input_shapes[0], layout, shape_of)]
 

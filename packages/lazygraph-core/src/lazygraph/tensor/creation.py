@@ -53,6 +53,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "ARange",
+    "ARangeLength",
     "Eye",
     "Linspace",
     "Tri",
@@ -227,9 +228,14 @@ def _float_grad(g: Variable, x: Variable) -> Variable:
 def _arange_length(start: Any, stop: Any, step: Any) -> int:
     """numpy's length rule: ``ceil((stop - start) / step)`` in the arguments'
     own arithmetic, at least 0, with numpy's errors."""
-    with np.errstate(all="ignore"):
-        delta = stop - start
-        q = delta / step  # numpy scalars: a zero step gives inf or nan, not an exception
+    try:
+        with np.errstate(all="ignore"):
+            delta = stop - start
+            q = delta / step  # numpy scalars: a zero step gives inf or nan, not an exception
+    except OverflowError:
+        # A Python int that does not fit the other operand's dtype (NEP 50): numpy
+        # reports it as a size problem.
+        raise ValueError("Maximum allowed size exceeded") from None
     parts = [q.real, q.imag] if isinstance(q, (complex, np.complexfloating)) else [q]
     lengths = []
     for part in parts:
@@ -247,38 +253,53 @@ def _arange_length(start: Any, stop: Any, step: Any) -> int:
     return max(0, min(lengths))
 
 
+def _arange_args(inputs: Sequence[Any], weak: Sequence[bool]) -> list[Any]:
+    """``arange``'s arguments as numpy sees them: Python numbers where the user
+    gave Python numbers (NEP 50 weak), numpy scalars of their dtype elsewhere."""
+    return [a.item() if w else a[()] for a, w in zip(inputs, weak, strict=True)]
+
+
 class ARange(Op):
-    """``(start, stop, step)`` (0-d) -> ``numpy.arange(start, stop, step, dtype)``."""
+    """``(start, stop, step)`` (0-d) -> ``numpy.arange(start, stop, step, dtype)``.
 
-    __props__ = ("dtype",)
+    ``weak[i]`` marks a constant argument the user gave as a Python number:
+    numpy computes the length in the arguments' own arithmetic, where Python
+    numbers are weak, so they are handed to numpy as Python numbers again.
+    """
 
-    def __init__(self, dtype: Any) -> None:
+    __props__ = ("dtype", "weak")
+
+    def __init__(self, dtype: Any, weak: Sequence[bool] = (False, False, False)) -> None:
         self.dtype = normalize_dtype(dtype)
+        self.weak = tuple(bool(w) for w in weak)
 
     def make_node(self, start: Any, stop: Any, step: Any) -> Apply:
         args = [as_tensor_variable(a) for a in (start, stop, step)]
-        for a in args:
+        for a, w in zip(args, self.weak, strict=True):
             if a.ndim != 0:
                 raise ValueError(f"arange: start, stop and step must be 0-d, got {a.type}")
+            if w and not isinstance(a, Constant):
+                raise TypeError(f"ARange: only constants can be weak (Python numbers), not {a}")
         length = None
         if all(isinstance(a, Constant) for a in args):
-            length = _arange_length(*(a.data[()] for a in args))  # type: ignore[attr-defined]
+            length = _arange_length(*_arange_args([a.data for a in args], self.weak))  # type: ignore[attr-defined]
         return Apply(self, args, [TensorType(self.dtype, (length,))()])
 
     def perform(self, node: Apply, inputs: Sequence[Any], output_storage: OutputStorage) -> None:
-        start, stop, step = (a[()] for a in inputs)
+        start, stop, step = _arange_args(inputs, self.weak)
         output_storage[0][0] = np.arange(start, stop, step, dtype=self.dtype)
 
     def infer_shape(
         self, fgraph: FunctionGraph | None, node: Apply, input_shapes: Sequence[Any]
     ) -> list[Any]:
-        static = node.outputs[0].type.shape[0]
+        static = node.outputs[0].type.shape[0]  # type: ignore[attr-defined]
         if static is not None:
             return [(static,)]
-        lt = _lt()
-        start, stop, step = node.inputs
-        count = lt.ceil(lt.divide(lt.subtract(stop, start), step))
-        return [(lt.maximum(lt.cast(count, "int64"), 0),)]
+        return [(ARangeLength(self.weak)(*node.inputs),)]
+
+    def connection_pattern(self, node: Apply) -> list[list[bool]]:
+        # stop only decides the length; the values are start + i * step.
+        return [[True], [False], [True]]
 
     def do_constant_folding(self, fgraph: FunctionGraph | None, node: Apply) -> bool:
         return fold_if_small(node)
@@ -287,35 +308,60 @@ class ARange(Op):
         self, inputs: Sequence[Variable], outputs: Sequence[Variable], output_grads: Sequence[Any]
     ) -> list[Variable]:
         (g,) = output_grads
-        start, stop, step = inputs
+        start, _, step = inputs
         (out,) = outputs
         if is_disconnected(g) or is_discrete(out):
             return [disconnected_grad()] * 3
         lt = _lt()
-        # out[i] = start + i * step; stop only decides the length.
         index = arange(shape_tuple(out)[0], dtype=out.type.dtype)  # type: ignore[attr-defined]
         return [
             disconnected_grad() if is_discrete(start) else _float_grad(lt.sum(g), start),
-            disconnected_grad() if is_discrete(stop) else zeros_like(stop),
+            disconnected_grad(),
             disconnected_grad()
             if is_discrete(step)
             else _float_grad(lt.sum(lt.multiply(g, index)), step),
         ]
 
     def R_op(self, inputs: Sequence[Variable], eval_points: Sequence[Any]) -> list[Any]:
-        (out,) = self.make_node(*inputs).outputs
-        if is_discrete(out):
+        if np.dtype(self.dtype).kind not in "fc":
             return [None]
         lt = _lt()
         d_start, _, d_step = eval_points
-        index = arange(shape_tuple(out)[0], dtype=out.type.dtype)  # type: ignore[attr-defined]
+        n = self.infer_shape(None, self.make_node(*inputs), [(), (), ()])[0][0]
+        index = arange(n, dtype=self.dtype)
         return [lt.add(d_start, lt.multiply(index, d_step))]
 
 
-def _weak_to(args: Sequence[Any], dtype: str) -> list[Any]:
-    """Python scalars as constants of ``dtype`` (NEP 50: they take the other
-    operands' dtype in numpy's own arithmetic); other arguments unchanged."""
-    return [constant(np.asarray(a).astype(dtype)) if is_weak_scalar(a) else a for a in args]
+class ARangeLength(Op):
+    """``(start, stop, step)`` -> ``len(numpy.arange(start, stop, step))`` as a
+    0-d int64, by numpy's own rule (``ARange``'s ``infer_shape``)."""
+
+    __props__ = ("weak",)
+
+    def __init__(self, weak: Sequence[bool] = (False, False, False)) -> None:
+        self.weak = tuple(bool(w) for w in weak)
+
+    def make_node(self, start: Any, stop: Any, step: Any) -> Apply:
+        args = [as_tensor_variable(a) for a in (start, stop, step)]
+        return Apply(self, args, [TensorType("int64", ())()])
+
+    def perform(self, node: Apply, inputs: Sequence[Any], output_storage: OutputStorage) -> None:
+        output_storage[0][0] = np.asarray(
+            _arange_length(*_arange_args(inputs, self.weak)), dtype=np.int64
+        )
+
+    def infer_shape(
+        self, fgraph: FunctionGraph | None, node: Apply, input_shapes: Sequence[Any]
+    ) -> list[Any]:
+        return [()]
+
+    def connection_pattern(self, node: Apply) -> list[list[bool]]:
+        return [[False], [False], [False]]
+
+    def L_op(
+        self, inputs: Sequence[Variable], outputs: Sequence[Variable], output_grads: Sequence[Any]
+    ) -> list[Variable]:
+        return [disconnected_grad()] * 3
 
 
 def arange(start: Any, stop: Any = None, step: Any = 1, dtype: Any = None) -> TensorVariable:
@@ -333,20 +379,12 @@ def arange(start: Any, stop: Any = None, step: Any = 1, dtype: Any = None) -> Te
     """
     if stop is None:
         start, stop = 0, start
-    if all(is_weak_scalar(a) for a in (start, stop, step)) and step == 0:
-        # numpy computes the length with the arguments' own arithmetic: Python
-        # numbers raise here, numpy scalars give inf or nan (a ValueError below).
-        raise ZeroDivisionError("arange: division by zero")
     args = [start, stop, step]
     for a in args:
         if isinstance(a, Variable) and a.type.ndim != 0:  # type: ignore[attr-defined]
             raise ValueError(f"arange: arguments must be 0-d, got {a}")
     out_dtype = result_type("int64", *args) if dtype is None else normalize_dtype(dtype)
-    strong = [a for a in args if not is_weak_scalar(a)]
-    if strong:
-        # numpy computes the length with the arguments' own types.
-        args = _weak_to(args, result_type(*strong, *(a for a in args if is_weak_scalar(a))))
-    return ARange(out_dtype)(*args)
+    return ARange(out_dtype, [is_weak_scalar(a) for a in args])(*args)
 
 
 # -- linspace --------------------------------------------------------------------
@@ -381,7 +419,7 @@ class Linspace(Op):
         self, fgraph: FunctionGraph | None, node: Apply, input_shapes: Sequence[Any]
     ) -> list[Any]:
         start, stop = node.inputs
-        base = list(broadcast_shape(start, stop))
+        base = list(broadcast_shape(start, stop))  # type: ignore[arg-type]
         axis = normalize_axis(self.axis, len(base) + 1, "linspace")
         return [(*base[:axis], self.num, *base[axis:])]
 
@@ -434,15 +472,18 @@ def linspace(
     >>> lt.linspace(0, 1, 5).eval()
     array([0.  , 0.25, 0.5 , 0.75, 1.  ])
     """
-    num = constant_int(num) if not isinstance(num, (float, np.floating)) else None
-    if num is None:
+    count = constant_int(num) if not isinstance(num, (float, np.floating)) else None
+    if count is None:
         raise TypeError("linspace: 'num' must be an integer known when building the graph")
+    num = count
     if num < 0:
         raise ValueError(f"Number of samples, {num}, must be non-negative.")
     dt = result_type(start, stop)
     if np.dtype(dt).kind not in "fc":
         dt = "float64"
-    start, stop = _weak_to([start, stop], dt)
+    start, stop = (
+        constant(np.asarray(a, dtype=dt)) if is_weak_scalar(a) else a for a in (start, stop)
+    )
     out_dtype = dt if dtype is None else normalize_dtype(dtype)
     return Linspace(num, endpoint, axis, out_dtype)(start, stop)
 
@@ -481,7 +522,7 @@ class _MatrixMask(Op):
     def infer_shape(
         self, fgraph: FunctionGraph | None, node: Apply, input_shapes: Sequence[Any]
     ) -> list[Any]:
-        static = node.outputs[0].type.shape
+        static = node.outputs[0].type.shape  # type: ignore[attr-defined]
         n, m, _ = node.inputs
         sizes = [
             st if st is not None else (_lt().maximum(s, 0) if self.negative_is_empty else s)
@@ -553,12 +594,14 @@ def _triangle(x: Any, k: Any, lower: bool) -> TensorVariable:
     if x.ndim == 0:
         raise TypeError(f"{what}: tri() missing 1 required positional argument: 'N' (x is 0-d)")
     lt = _lt()
+    # numpy's tri(*x.shape[-2:]): a 1-d x gives a square mask.
     dims = shape_tuple(x)[-2:]
+    n, m = dims if len(dims) == 2 else (dims[0], dims[0])
     zero = constant(np.zeros((), dtype=x.dtype))
     if lower:
-        return lt.where(tri(*dims, k=k, dtype="bool"), x, zero)
+        return lt.where(tri(n, m, k=k, dtype="bool"), x, zero)  # type: ignore[no-any-return]
     k_below = k - 1 if isinstance(k, (int, np.integer)) else lt.subtract(k, 1)
-    return lt.where(tri(*dims, k=k_below, dtype="bool"), zero, x)
+    return lt.where(tri(n, m, k=k_below, dtype="bool"), zero, x)  # type: ignore[no-any-return]
 
 
 def tril(x: Any, k: Any = 0) -> TensorVariable:

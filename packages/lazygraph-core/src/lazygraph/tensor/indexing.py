@@ -14,6 +14,7 @@ static shape (with numpy's build-time errors) and its symbolic shape for
 
 from __future__ import annotations
 
+import math
 import operator
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -115,7 +116,7 @@ def _slice_bound(b: Any, inputs: list[TensorVariable]) -> Bound:
         return None
     var = _as_variable(b)
     if var is not None:
-        if var.ndim != 0 or var.type.numpy_dtype.kind not in "iub":
+        if var.ndim != 0 or var.type.numpy_dtype.kind not in "iu":
             raise TypeError(f"{SLICE_BOUND_MSG} (got {var} of type {var.type})")
         if isinstance(var, Constant):
             return int(var.data)
@@ -212,7 +213,7 @@ def _has_advanced(entries: Sequence[IndexEntry], evars: Sequence[Any]) -> bool:
     )
 
 
-def entry_vars(entries: Sequence[IndexEntry], inputs: Sequence[TensorVariable]) -> list[Any]:
+def entry_vars(entries: Sequence[IndexEntry], inputs: Sequence[Variable]) -> list[Any]:
     """For each entry, the input variable it stands for (``None`` if none, or a
     slice with symbolic parts)."""
     it = iter(inputs)
@@ -331,9 +332,7 @@ class Layout:
     adv_ndim: int = 0
 
 
-def index_layout(
-    ndim: int, entries: Sequence[IndexEntry], inputs: Sequence[TensorVariable]
-) -> Layout:
+def index_layout(ndim: int, entries: Sequence[IndexEntry], inputs: Sequence[Variable]) -> Layout:
     """The :class:`Layout` of ``x[entries]`` for an ``ndim``-d ``x`` (numpy's rules,
     including: separated advanced indices put their dimensions first)."""
     it = iter(inputs)
@@ -358,7 +357,7 @@ def index_layout(
             out.append(("x", axis, None if e.is_full() else parts))
             axis += 1
         else:
-            value = next(it) if e is INPUT else e
+            value: Any = next(it) if e is INPUT else e
             if not has_adv:
                 ints.append((axis, value))
                 axis += 1
@@ -445,7 +444,7 @@ def static_shape(x_type: TensorType, layout: Layout) -> tuple[int | None, ...]:
     for axis, value in layout.ints:
         if isinstance(value, int):
             _check_int(value, axis, xs[axis], xs)
-    adv_shapes = []
+    adv_shapes: list[tuple[int | None, ...]] = []
     for kind, axis, v in layout.adv:
         if kind == "int":
             _check_int(v, axis, xs[axis], xs)
@@ -463,7 +462,7 @@ def static_shape(x_type: TensorType, layout: Layout) -> tuple[int | None, ...]:
             count = int(np.count_nonzero(v.data)) if isinstance(v, Constant) else None
             adv_shapes.append((count,))
     bshape = broadcast_index_shapes(adv_shapes) if adv_shapes else ()
-    if None not in bshape and int(np.prod(bshape)) > 0:
+    if None not in bshape and math.prod(s or 0 for s in bshape) > 0:
         # numpy checks index arrays only when they select something.
         for kind, axis, v in layout.adv:
             if kind == "array" and isinstance(v, Constant) and xs[axis] is not None:

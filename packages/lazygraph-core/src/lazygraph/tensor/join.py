@@ -134,13 +134,13 @@ class Join(Op):
         return Apply(self, xs, [TensorType(out_dtype, out_shape)()])
 
     def perform(self, node: Apply, inputs: Sequence[Any], output_storage: OutputStorage) -> None:
-        dtype = node.outputs[0].type.dtype
+        dtype = node.outputs[0].type.dtype  # type: ignore[attr-defined]
         output_storage[0][0] = np.concatenate(inputs, axis=self.axis, dtype=dtype)
 
     def infer_shape(
         self, fgraph: FunctionGraph | None, node: Apply, input_shapes: Sequence[Any]
     ) -> list[Any]:
-        static = node.outputs[0].type.shape
+        static = node.outputs[0].type.shape  # type: ignore[attr-defined]
         out: list[ShapeEntry] = []
         for d, s in enumerate(static):
             if s is not None:

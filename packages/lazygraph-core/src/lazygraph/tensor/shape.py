@@ -410,8 +410,8 @@ class MakeVector(Op):
                 grads.append(disconnected_grad())
                 continue
             gi = lt.getitem(g, i)
-            if gi.dtype != x.dtype:
-                gi = lt.cast(gi, x.dtype)
+            if gi.dtype != x.dtype:  # type: ignore[attr-defined]
+                gi = lt.cast(gi, x.dtype)  # type: ignore[attr-defined]
             grads.append(gi)
         return grads
 
@@ -513,7 +513,7 @@ class Reshape(Op):
     def infer_shape(
         self, fgraph: FunctionGraph | None, node: Apply, input_shapes: Sequence[Any]
     ) -> list[Any]:
-        static = node.outputs[0].type.shape
+        static = node.outputs[0].type.shape  # type: ignore[attr-defined]
         if all(s is not None for s in static):
             return [static]
         lt = _lt()
@@ -670,7 +670,7 @@ class SpecifyShape(Op):
     def infer_shape(
         self, fgraph: FunctionGraph | None, node: Apply, input_shapes: Sequence[Any]
     ) -> list[Any]:
-        static = node.outputs[0].type.shape
+        static = node.outputs[0].type.shape  # type: ignore[attr-defined]
         sizes = iter(node.inputs[1:])
         out = []
         for s, g, inferred in zip(static, self.given, input_shapes[0], strict=True):
@@ -775,7 +775,7 @@ class Alloc(Op):
     def infer_shape(
         self, fgraph: FunctionGraph | None, node: Apply, input_shapes: Sequence[Any]
     ) -> list[Any]:
-        static = node.outputs[0].type.shape
+        static = node.outputs[0].type.shape  # type: ignore[attr-defined]
         return [
             tuple(s if s is not None else v for s, v in zip(static, node.inputs[1:], strict=True))
         ]

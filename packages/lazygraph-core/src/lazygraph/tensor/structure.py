@@ -293,8 +293,9 @@ def tile(x: Any, reps: Any) -> TensorVariable:
         k = constant_int(v)
         entries.append(v if k is None else k)
     ndim = max(len(entries), x.ndim)
-    entries = [1] * (ndim - len(entries)) + entries
-    sizes = [1] * (ndim - x.ndim) + list(shape_tuple(x))
+    ones: list[ShapeEntry] = [1] * ndim
+    entries = ones[: ndim - len(entries)] + entries
+    sizes = ones[: ndim - x.ndim] + list(shape_tuple(x))
     lt = _lt()
     for d, (r, s) in enumerate(zip(entries, sizes, strict=True)):
         if not (isinstance(r, int) and r < 0):
@@ -353,16 +354,16 @@ class Repeat(Op):
         self, fgraph: FunctionGraph | None, node: Apply, input_shapes: Sequence[Any]
     ) -> list[Any]:
         shp = list(input_shapes[0])
-        static = node.outputs[0].type.shape[self.axis]
+        static = node.outputs[0].type.shape[self.axis]  # type: ignore[attr-defined]
         repeats = node.inputs[1]
         lt = _lt()
         if static is not None:
             shp[self.axis] = static
-        elif repeats.type.ndim == 0:
+        elif repeats.type.ndim == 0:  # type: ignore[attr-defined]
             shp[self.axis] = product([shp[self.axis], lt.cast(repeats, "int64")])
         else:
             total = lt.cast(lt.sum(repeats), "int64")
-            if repeats.type.shape[0] is None:
+            if repeats.type.shape[0] is None:  # type: ignore[attr-defined]
                 # A length-1 vector of counts applies to every element.
                 single = lt.equal(shape_i(repeats, 0), 1)
                 total = lt.where(single, product([shp[self.axis], total]), total)
@@ -540,7 +541,7 @@ class Pad(Op):
             x, cv = inputs
             output_storage[0][0] = np.pad(x, widths, mode="constant", constant_values=cv)
         else:
-            output_storage[0][0] = np.pad(inputs[0], widths, mode=self.mode)
+            output_storage[0][0] = np.pad(inputs[0], widths, mode=self.mode)  # type: ignore[call-overload]
 
     def infer_shape(
         self, fgraph: FunctionGraph | None, node: Apply, input_shapes: Sequence[Any]
@@ -628,7 +629,7 @@ class PadGrad(Op):
                 continue
             if b == 0 and a == 0:
                 continue
-            source = np.pad(np.arange(n), (b, a), mode=self.mode)
+            source = np.pad(np.arange(n), (b, a), mode=self.mode)  # type: ignore[call-overload]
             shp = list(g.shape)
             shp[axis] = n
             out = np.zeros(shp, dtype=g.dtype)
@@ -669,7 +670,9 @@ def _pad_pairs(pad_width: Any, ndim: int) -> tuple[tuple[int, int], ...]:
     if arr.dtype.kind not in "iu":
         raise TypeError("`pad_width` must be of integral type.")
     # numpy checks the widths as given, before broadcasting them to the axes.
-    if arr.size == 0 or (arr < 0).any():
+    if arr.size == 0:
+        raise ValueError("pad: pad_width is empty (numpy: zero-size array to reduction)")
+    if (arr < 0).any():
         raise ValueError("index can't contain negative values")
     try:
         pairs = np.broadcast_to(arr, (ndim, 2))

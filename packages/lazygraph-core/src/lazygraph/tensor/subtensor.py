@@ -1,6 +1,6 @@
 """Basic indexing: ``x[idx]`` with ints, slices, ``None`` and ``...`` (:class:`Subtensor`,
 a view) and its functional update (:class:`IncSubtensor`: ``set_subtensor`` /
-``inc_subtensor``), plus the index parsing shared with advanced indexing.
+``inc_subtensor``); the index parsing lives in :mod:`lazygraph.tensor.indexing`.
 
 An index is stored in the op's ``__props__`` as hashable data: ints, ``None``
 (newaxis), :class:`Slice` descriptors and the placeholder :data:`INPUT` where the
@@ -85,7 +85,7 @@ def no_grad_for(x: Variable) -> Any:
     return _disconnected()
 
 
-def zeros_like(x: TensorVariable) -> Any:
+def zeros_like(x: Any) -> Any:
     """Zeros of ``x``'s shape and dtype: a constant when the shape is static, so
     gradients need no creation op."""
     if all(s is not None for s in x.type.shape):
@@ -95,25 +95,13 @@ def zeros_like(x: TensorVariable) -> Any:
 
 def sum_to_like(g: Any, y: TensorVariable) -> Any:
     """Reduce ``g`` (the gradient of ``y`` broadcast to ``g``'s shape) to ``y``'s
-    shape and dtype: sum the leading dims and the dims where ``y`` has static size 1."""
-    lt = _lt()
-    extra = g.ndim - y.ndim
-    if extra > 0:
-        g = lt.sum(g, axis=tuple(range(extra)))
-    y_tail = y.type.shape[max(-extra, 0) :]
-    axes = tuple(
-        i
-        for i, (ys, gs) in enumerate(zip(y_tail, g.type.shape, strict=True))
-        if ys == 1 and gs != 1
-    )
-    if axes:
-        g = lt.sum(g, axis=axes, keepdims=True)
-    if extra < 0:
+    shape and dtype; sizes of ``y`` unknown at build time are settled at run time."""
+    from lazygraph.tensor.shape import sum_to_shape
+
+    if g.ndim < y.ndim:
         # numpy's assignment drops y's leading size-1 dims; give them back.
-        g = getitem(g, (None,) * (-extra))
-    if g.dtype != y.dtype:
-        g = lt.cast(g, y.dtype)
-    return g
+        g = getitem(g, (None,) * (y.ndim - g.ndim))
+    return sum_to_shape(g, y)
 
 
 # -- Subtensor ---------------------------------------------------------------------
@@ -134,7 +122,7 @@ class Subtensor(Op):
     """
 
     __props__ = ("idx_list",)
-    view_map: ClassVar[dict[int, list[int]]] = {0: [0]}
+    view_map: ClassVar[dict[int, list[int]]] = {0: [0]}  # type: ignore[misc]
 
     def __init__(self, idx_list: Sequence[IndexEntry]) -> None:
         self.idx_list = tuple(idx_list)
@@ -166,7 +154,8 @@ class Subtensor(Op):
     def infer_shape(
         self, fgraph: FunctionGraph | None, node: Apply, input_shapes: Sequence[Any]
     ) -> list[Any]:
-        layout = index_layout(node.inputs[0].type.ndim, self.idx_list, node.inputs[1:])  # type: ignore[attr-defined]
+        ndim = node.inputs[0].type.ndim  # type: ignore[attr-defined]
+        layout = index_layout(ndim, self.idx_list, node.inputs[1:])
         shape_of = dict(zip(node.inputs, input_shapes, strict=True))
         return [symbolic_shape(input_shapes[0], layout, shape_of)]
 
@@ -213,6 +202,12 @@ def is_scalar_access(entries: Sequence[IndexEntry], ndim: int) -> bool:
     return len(entries) == ndim and all(e is INPUT or isinstance(e, int) for e in entries)
 
 
+def _holds_variable(seq: Any) -> bool:
+    if isinstance(seq, (list, tuple)):
+        return any(_holds_variable(v) for v in seq)
+    return isinstance(seq, Variable) or hasattr(seq, "__lazygraph_variable__")
+
+
 def prepare_update(
     op_name: str,
     x: TensorVariable,
@@ -230,6 +225,9 @@ def prepare_update(
         data = np.empty((), dtype=x.dtype)
         data[()] = y  # numpy's own conversion: OverflowError / ValueError / TypeError
         y = as_tensor_variable(data)
+    elif mode == "set" and isinstance(y, (list, tuple)) and not _holds_variable(y):
+        # numpy converts a sequence straight to x's dtype (300 into int8 overflows).
+        y = as_tensor_variable(np.asarray(y, dtype=x.dtype))
     elif is_weak_scalar(y) and mode == "inc":
         y = as_tensor_variable(np.asarray(y, dtype=result_type(x, y)))
     else:
@@ -406,12 +404,16 @@ def getitem(x: Any, index: Any) -> TensorVariable:
     build time when the shapes are known: ``IndexError`` for an out-of-bounds
     integer or too many indices, ``IndexError`` for a float index.
 
+    >>> import numpy as np
     >>> import lazygraph.tensor as lt
     >>> x = lt.tensor("float64", (3, 4), "x")
     >>> x[-1].type, x[:, [0, 2, 2]].type
     (TensorType(float64, shape=(4,)), TensorType(float64, shape=(3, 3)))
     >>> x[lt.bmatrix("mask") > 0].type
     TensorType(float64, shape=(?,))
+    >>> x[1:, None, -1].eval({x: np.arange(12.0).reshape(3, 4)})
+    array([[ 7.],
+           [11.]])
     >>> x[3]
     Traceback (most recent call last):
     ...
@@ -453,6 +455,8 @@ def set_subtensor(x: Any, y: Any, inplace: bool = False) -> TensorVariable:
     >>> z = set_subtensor(x[1:], 5.0)
     >>> z.owner.op
     SetSubtensor{idx_list=(1:,)}
+    >>> z.eval({x: np.zeros(3)})
+    array([0., 5., 5.])
     """
     return _rebuild_update(x, y, True, False, inplace, "set_subtensor")
 
@@ -469,7 +473,10 @@ def inc_subtensor(
 
     >>> import lazygraph.tensor as lt
     >>> x = lt.dvector("x")
-    >>> inc_subtensor(x[[0, 0]], 1.0).owner.op
+    >>> z = inc_subtensor(x[[0, 0]], 1.0)
+    >>> z.owner.op
     AdvancedIncSubtensor{idx_list=($,), accumulate}
+    >>> z.eval({x: [0.0, 0.0]})
+    array([2., 0.])
     """
     return _rebuild_update(x, y, False, not ignore_duplicates, inplace, "inc_subtensor")

@@ -164,10 +164,10 @@ class TensorType(Type):
         if isinstance(data, np.ndarray) and data.dtype == self.numpy_dtype:
             arr = data
         elif strict:
-            raise TypeError(
-                f"expected an ndarray of dtype {self.dtype}, got "
-                f"{type(data).__name__}{'' if not hasattr(data, 'dtype') else ' of dtype ' + str(data.dtype)}"
-            )
+            got = type(data).__name__
+            if hasattr(data, "dtype"):
+                got += f" of dtype {data.dtype}"
+            raise TypeError(f"expected an ndarray of dtype {self.dtype}, got {got}")
         else:
             arr = self._convert(data, allow_downcast)
         if arr.ndim != self.ndim:
@@ -177,7 +177,8 @@ class TensorType(Type):
         for i, (want, got) in enumerate(zip(self.shape, arr.shape, strict=True)):
             if want is not None and want != got:
                 raise TypeError(
-                    f"expected shape {self._shape_str()} for {self}, got {arr.shape} (dimension {i})"
+                    f"expected shape {self._shape_str()} for {self}, "
+                    f"got {arr.shape} (dimension {i})"
                 )
         return arr
 

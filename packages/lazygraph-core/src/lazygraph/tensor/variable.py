@@ -280,7 +280,7 @@ class TensorVariable(Variable):
     def cumprod(self, axis: Any = None) -> Any:
         return _lt().cumprod(self, axis=axis)
 
-    def clip(self, min: Any = None, max: Any = None) -> Any:  # noqa: A002 (numpy's names)
+    def clip(self, min: Any = None, max: Any = None) -> Any:
         return _lt().clip(self, min, max)
 
     def round(self, decimals: int = 0) -> Any:

@@ -9,7 +9,6 @@ from typing import Any
 import numpy as np
 
 from lazygraph.graph.basic import Variable
-
 from lazygraph.tensor.variable import TensorVariable, as_tensor_variable
 
 LinAlgError = np.linalg.LinAlgError

@@ -1,0 +1,161 @@
+"""Rewrite databases and queries, the default pipeline, and switching rewrites off by
+name or tag (also through compile modes)."""
+
+from __future__ import annotations
+
+import io
+
+import pytest
+
+from lazygraph.compile.function import function
+from lazygraph.compile.mode import FAST_COMPILE, FAST_RUN, Mode
+from lazygraph.graph import FunctionGraph, as_string
+from lazygraph.rewriting import (
+    EquilibriumDB,
+    EquilibriumGraphRewriter,
+    MergeOptimizer,
+    PatternNodeRewriter,
+    RewriteDatabaseQuery,
+    SequenceDB,
+    SequentialGraphRewriter,
+    WalkingGraphRewriter,
+    default_pipeline,
+    optdb,
+    trace_rewrites,
+)
+from tests.core.scalar_ops import add, double, mul, neg
+
+
+def names(rewriter: SequentialGraphRewriter) -> list[str]:
+    return [r.name for r in rewriter.rewriters]
+
+
+def test_query_is_immutable_and_hashable() -> None:
+    q = RewriteDatabaseQuery(include=["fast_run"])
+    q2 = q.including("a").requiring("b").excluding("c")
+    assert q.include == frozenset({"fast_run"}) and q.require == q.exclude == frozenset()
+    assert q2.include == {"fast_run", "a"} and q2.require == {"b"} and q2.exclude == {"c"}
+    assert q2 == RewriteDatabaseQuery(["a", "fast_run"], ["b"], ["c"])
+    assert len({q2, RewriteDatabaseQuery(["a", "fast_run"], ["b"], ["c"])}) == 1
+    with pytest.raises(TypeError):
+        RewriteDatabaseQuery(include="fast_run")  # type: ignore[arg-type]
+
+
+def test_default_pipeline_stages() -> None:
+    assert list(default_pipeline()) == [
+        "merge1",
+        "canonicalize",
+        "specialize",
+        "merge2",
+        "add_destroy_handler",
+        "merge3",
+    ]
+    assert [optdb.positions[n] for n in optdb] == [0, 1, 2, 49, 49.5, 100]
+    assert isinstance(optdb["canonicalize"], EquilibriumDB)
+    assert isinstance(optdb["specialize"], EquilibriumDB)
+    fast_run = optdb.query(RewriteDatabaseQuery(include=["fast_run"]))
+    assert names(fast_run) == list(default_pipeline())
+    assert names(optdb.query("fast_compile")) == ["merge1", "canonicalize"]
+    assert names(optdb.query("fast_run", "-merge")) == [
+        "canonicalize",
+        "specialize",
+        "add_destroy_handler",
+    ]
+    assert names(optdb.query("fast_run", "-merge2", "-inplace")) == [
+        "merge1",
+        "canonicalize",
+        "specialize",
+        "merge3",
+    ]
+
+
+def test_print_summary_lists_the_pipeline_in_order() -> None:
+    out = io.StringIO()
+    optdb.print_summary(out)
+    text = out.getvalue()
+    lines = [line.split() for line in text.splitlines()[1:] if line.strip()]
+    stages = [(float(line[0]), line[1]) for line in lines if line[0][0].isdigit()]
+    assert stages == [
+        (0, "merge1"),
+        (1, "canonicalize"),
+        (2, "specialize"),
+        (49, "merge2"),
+        (49.5, "add_destroy_handler"),
+        (100, "merge3"),
+    ]
+    assert "fast_compile" in text and "EquilibriumDB" in text
+
+
+def make_db() -> tuple[SequenceDB, EquilibriumDB]:
+    db = SequenceDB()
+    canon = EquilibriumDB()
+    db.register("merge", MergeOptimizer(), "fast_run", position=0)
+    db.register("canonicalize", canon, "fast_run", position=1)
+    canon.register("mul_x_1", PatternNodeRewriter((mul, "x", 1.0), "x"), "fast_run", "algebra")
+    canon.register("neg_neg", PatternNodeRewriter((neg, (neg, "x")), "x"), "fast_run")
+    canon.register("unstable", PatternNodeRewriter((add, "x", "x"), (mul, "x", 2.0)), "risky")
+    return db, canon
+
+
+def test_names_are_tags_inside_sub_databases() -> None:
+    db, _ = make_db()
+    q = RewriteDatabaseQuery(include=["fast_run"])
+
+    def inner(query: RewriteDatabaseQuery) -> list[str]:
+        found = [r for r in db.query(query).rewriters if isinstance(r, EquilibriumGraphRewriter)]
+        return [r.name for eq in found for r in eq.node_rewriters]
+
+    assert inner(q) == ["mul_x_1", "neg_neg"]
+    assert inner(q.excluding("neg_neg")) == ["mul_x_1"]
+    assert inner(q.excluding("algebra")) == ["neg_neg"]
+    assert inner(q.including("risky")) == ["mul_x_1", "neg_neg", "unstable"]
+    assert inner(q.including("unstable")) == ["mul_x_1", "neg_neg", "unstable"]
+    assert inner(q.requiring("algebra")) == []  # the sub-database itself lacks the tag
+    sub = RewriteDatabaseQuery(include=["algebra"])
+    assert inner(RewriteDatabaseQuery(["fast_run"], subquery={"canonicalize": sub})) == ["mul_x_1"]
+
+
+def test_excluded_rewrites_do_not_fire() -> None:
+    db, _ = make_db()
+    x = double("x")
+    for query, expected in [
+        (RewriteDatabaseQuery(["fast_run"]), ["x"]),
+        (RewriteDatabaseQuery(["fast_run"], exclude=["neg_neg"]), ["neg(neg(x))"]),
+        (RewriteDatabaseQuery(["fast_run"], exclude=["mul_x_1"]), ["mul(x, 1.0)"]),
+    ]:
+        fg = FunctionGraph([x], [neg(neg(mul(x, 1.0)))])
+        db.query(query).rewrite(fg)
+        assert as_string(fg.inputs, fg.outputs) == expected
+
+
+def test_register_errors_and_theano_order() -> None:
+    db = SequenceDB()
+    db.register("a", MergeOptimizer(), 3, "x")  # Theano: name, rewriter, position, *tags
+    assert db.positions["a"] == 3 and db.tags_of("a") == {"a", "x"}
+    with pytest.raises(ValueError):
+        db.register("a", MergeOptimizer(), "x")
+    with pytest.raises(TypeError):
+        db.register("b", object(), "x")  # type: ignore[arg-type]
+    # A node rewriter in a SequenceDB runs under a walk.
+    db.register("c", PatternNodeRewriter((neg, (neg, "x")), "x"), "x", position=4)
+    assert isinstance(db.query("x").rewriters[1], WalkingGraphRewriter)
+
+
+def test_modes_switch_rewrites_off(monkeypatch: pytest.MonkeyPatch) -> None:
+    canon = optdb["canonicalize"]
+    rule = PatternNodeRewriter((mul, "x", 1.0), "x", name="test_mul_x_1")
+    monkeypatch.setitem(canon._entries, "test_mul_x_1", rule)
+    monkeypatch.setitem(canon._tags, "test_mul_x_1", {"test_mul_x_1", "fast_run"})
+    x = double("x")
+    e = mul(x, 1.0)
+    with trace_rewrites() as records:
+        assert function([x], e, mode=FAST_RUN)(3.0) == 3.0
+    assert [r.rewriter for r in records] == ["test_mul_x_1"]
+    assert str(function([x], e, mode=FAST_RUN).fgraph) == "FunctionGraph(x)"
+    assert str(function([x], e, mode=FAST_RUN.excluding("test_mul_x_1")).fgraph) == (
+        "FunctionGraph(mul(x, 1.0))"
+    )
+    assert str(function([x], e, mode=FAST_COMPILE).fgraph) == "FunctionGraph(mul(x, 1.0))"
+    assert str(function([x], e, mode=Mode().excluding("canonicalize")).fgraph) == (
+        "FunctionGraph(mul(x, 1.0))"
+    )
