@@ -45,12 +45,15 @@ def test_default_pipeline_stages() -> None:
     assert list(default_pipeline()) == [
         "merge1",
         "canonicalize",
+        "stabilize",
         "specialize",
         "merge2",
+        "fusion",
         "add_destroy_handler",
+        "inplace",
         "merge3",
     ]
-    assert [optdb.positions[n] for n in optdb] == [0, 1, 2, 49, 49.5, 100]
+    assert [optdb.positions[n] for n in optdb] == [0, 1, 1.5, 2, 49, 49.3, 49.5, 75, 100]
     assert isinstance(optdb["canonicalize"], EquilibriumDB)
     assert isinstance(optdb["specialize"], EquilibriumDB)
     fast_run = optdb.query(RewriteDatabaseQuery(include=["fast_run"]))
@@ -58,13 +61,18 @@ def test_default_pipeline_stages() -> None:
     assert names(optdb.query("fast_compile")) == ["merge1", "canonicalize"]
     assert names(optdb.query("fast_run", "-merge")) == [
         "canonicalize",
+        "stabilize",
         "specialize",
+        "fusion",
         "add_destroy_handler",
+        "inplace",
     ]
     assert names(optdb.query("fast_run", "-merge2", "-inplace")) == [
         "merge1",
         "canonicalize",
+        "stabilize",
         "specialize",
+        "fusion",
         "merge3",
     ]
 
@@ -78,9 +86,12 @@ def test_print_summary_lists_the_pipeline_in_order() -> None:
     assert stages == [
         (0, "merge1"),
         (1, "canonicalize"),
+        (1.5, "stabilize"),
         (2, "specialize"),
         (49, "merge2"),
+        (49.3, "fusion"),
         (49.5, "add_destroy_handler"),
+        (75, "inplace"),
         (100, "merge3"),
     ]
     assert "fast_compile" in text and "EquilibriumDB" in text

@@ -31,6 +31,7 @@ __all__ = ["Function", "function", "rewrite_graph"]
 
 def rewrite_graph(fgraph: FunctionGraph, mode: Mode) -> FunctionGraph:
     """Apply ``mode``'s rewrite query from ``optdb`` to ``fgraph`` in place."""
+    import lazygraph.tensor.rewriting  # noqa: F401 (registers the tensor rewrites)
     from lazygraph.rewriting.db import optdb
 
     rewriter = optdb.query(mode.query)

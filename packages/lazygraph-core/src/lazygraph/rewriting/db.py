@@ -364,16 +364,19 @@ class AddDestroyHandler(GraphRewriter):
 def default_pipeline() -> SequenceDB:
     """The default rewrite pipeline, stage by stage (Theano's order and tags).
 
-    >>> [name for name in default_pipeline()]
-    ['merge1', 'canonicalize', 'specialize', 'merge2', 'add_destroy_handler', 'merge3']
+    >>> [name for name in default_pipeline()]  # doctest: +NORMALIZE_WHITESPACE
+    ['merge1', 'canonicalize', 'stabilize', 'specialize', 'merge2', 'fusion',
+     'add_destroy_handler', 'inplace', 'merge3']
     """
     db = SequenceDB()
     db.register("merge1", MergeOptimizer(), "fast_run", "fast_compile", "merge", position=0)
     db.register("canonicalize", EquilibriumDB(), "fast_run", "fast_compile", position=1)
+    db.register("stabilize", EquilibriumDB(), "fast_run", "stability", position=1.5)
     db.register("specialize", EquilibriumDB(), "fast_run", position=2)
     db.register("merge2", MergeOptimizer(), "fast_run", "merge", position=49)
+    db.register("fusion", SequenceDB(), "fast_run", "fusion", position=49.3)
     db.register("add_destroy_handler", AddDestroyHandler(), "fast_run", "inplace", position=49.5)
-    # Later stages (fusion at 49.6+, inplace at 75) register themselves between these two.
+    db.register("inplace", SequenceDB(), "fast_run", "inplace", position=75)
     db.register("merge3", MergeOptimizer(), "fast_run", "merge", position=100)
     return db
 

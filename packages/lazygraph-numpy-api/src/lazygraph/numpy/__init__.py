@@ -1,14 +1,67 @@
 """lazygraph.numpy: the array API namespace that records numpy code into a graph.
 
-This namespace is being built (issue 4). Until then it exports nothing; the
-functions arrive chapter by chapter of the array API standard, each listed in
-``__all__``.
+``import lazygraph.numpy as np`` in existing numpy code: every operation builds
+graph, and anything that needs a value computes it.
 
 >>> import lazygraph.numpy as lnp
 >>> lnp.__array_api_version__
 '2024.12'
 """
 
-__all__: list[str] = []
+from lazygraph.numpy import (
+    _array,
+    _compute,
+    _creation,
+    _dtypes,
+    _elementwise,
+    _info,
+    _interop,
+    _linear_algebra,
+    _manipulation,
+    _searching,
+    _set,
+    _sorting,
+    _statistical,
+    _utility,
+)
+from lazygraph.numpy import fft as fft
+from lazygraph.numpy import linalg as linalg
+from lazygraph.numpy import random as random
+from lazygraph.numpy._array import *  # noqa: F403
+from lazygraph.numpy._compute import *  # noqa: F403
+from lazygraph.numpy._creation import *  # noqa: F403
+from lazygraph.numpy._dtypes import *  # noqa: F403
+from lazygraph.numpy._elementwise import *  # noqa: F403
+from lazygraph.numpy._info import *  # noqa: F403
+from lazygraph.numpy._interop import *  # noqa: F403
+from lazygraph.numpy._linear_algebra import *  # noqa: F403
+from lazygraph.numpy._manipulation import *  # noqa: F403
+from lazygraph.numpy._searching import *  # noqa: F403
+from lazygraph.numpy._set import *  # noqa: F403
+from lazygraph.numpy._sorting import *  # noqa: F403
+from lazygraph.numpy._statistical import *  # noqa: F403
+from lazygraph.numpy._utility import *  # noqa: F403
 
 __array_api_version__ = "2024.12"
+
+__all__ = sorted(
+    {
+        "fft",
+        "linalg",
+        "random",
+        *_array.__all__,
+        *_compute.__all__,
+        *_creation.__all__,
+        *_dtypes.__all__,
+        *_elementwise.__all__,
+        *_info.__all__,
+        *_interop.__all__,
+        *_linear_algebra.__all__,
+        *_manipulation.__all__,
+        *_searching.__all__,
+        *_set.__all__,
+        *_sorting.__all__,
+        *_statistical.__all__,
+        *_utility.__all__,
+    }
+)

@@ -1,0 +1,16 @@
+"""Tensor rewrites, registered into ``lazygraph.rewriting.db.optdb`` on import.
+
+One module per pipeline stage: ``constant_folding`` and ``canonicalize``
+(stage ``canonicalize``), ``stabilize``, ``specialize``, ``fusion`` and
+``inplace``. ``lazygraph.compile.function.rewrite_graph`` imports this package
+before it queries ``optdb``.
+"""
+
+from lazygraph.tensor.rewriting import (  # noqa: F401 (each registers its rewrites)
+    canonicalize,
+    constant_folding,
+    fusion,
+    inplace,
+    specialize,
+    stabilize,
+)

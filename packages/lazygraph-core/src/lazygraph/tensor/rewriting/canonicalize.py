@@ -1,0 +1,1 @@
+"""Rewrites of the ``canonicalize`` stage (being written)."""

@@ -1,0 +1,1 @@
+"""Rewrites of the ``constant_folding`` stage (being written)."""

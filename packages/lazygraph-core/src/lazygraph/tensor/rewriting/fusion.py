@@ -1,0 +1,1 @@
+"""Rewrites of the ``fusion`` stage (being written)."""

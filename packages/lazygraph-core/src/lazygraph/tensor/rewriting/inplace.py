@@ -1,0 +1,1 @@
+"""Rewrites of the ``inplace`` stage (being written)."""

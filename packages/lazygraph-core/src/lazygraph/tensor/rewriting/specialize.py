@@ -1,0 +1,1 @@
+"""Rewrites of the ``specialize`` stage (being written)."""

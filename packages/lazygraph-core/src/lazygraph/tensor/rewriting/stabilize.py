@@ -1,0 +1,1 @@
+"""Rewrites of the ``stabilize`` stage (being written)."""

@@ -1,0 +1,3 @@
+"""lazygraph.numpy.fft (being written)"""
+
+__all__: list[str] = []

@@ -1,0 +1,3 @@
+"""lazygraph.numpy.linalg (being written)"""
+
+__all__: list[str] = []

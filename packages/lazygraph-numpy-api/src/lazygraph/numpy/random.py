@@ -1,0 +1,3 @@
+"""lazygraph.numpy.random (being written)"""
+
+__all__: list[str] = []
