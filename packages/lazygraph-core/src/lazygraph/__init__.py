@@ -25,9 +25,15 @@ __version__ = "0.1.0.dev0"
 
 # public name -> "module:attribute"
 _LAZY_ATTRIBUTES: dict[str, str] = {
+    "compute": "lazygraph.numpy._compute:compute",
     "config": "lazygraph.configuration:config",
     "dprint": "lazygraph.printing:dprint",
     "function": "lazygraph.compile.function:function",
+    "grad": "lazygraph.numpy._transforms:grad",
+    "hessian": "lazygraph.numpy._transforms:hessian",
+    "jacobian": "lazygraph.numpy._transforms:jacobian",
+    "jit": "lazygraph.numpy._transforms:jit",
+    "value_and_grad": "lazygraph.numpy._transforms:value_and_grad",
 }
 
 __all__ = sorted(_LAZY_ATTRIBUTES)

@@ -43,16 +43,23 @@ class Config:
       backend cannot lower through its python ``perform``; ``"raise"`` raises.
     - ``on_rewrite_error`` (``LAZYGRAPH_ON_REWRITE_ERROR``): ``"warn"`` skips a rewrite
       that raises, with a warning; ``"raise"`` re-raises (useful in tests).
+    - ``on_numpy_fallback`` (``LAZYGRAPH_ON_NUMPY_FALLBACK``): what happens when a numpy
+      function lazygraph.numpy does not implement is called on lazy arrays (it computes
+      them and calls numpy): ``"warn"`` (once per function), ``"raise"`` or ``"ignore"``.
     - ``num_threads`` (``LAZYGRAPH_NUM_THREADS``): threads for compiled kernels; 0 = all cores.
     - ``cache_dir`` (``LAZYGRAPH_CACHE_DIR``): on-disk compile cache; "" = per-user default.
+    - ``compile_cache_size`` (``LAZYGRAPH_COMPILE_CACHE_SIZE``): how many compiled functions
+      the in-memory structural cache keeps (least recently used dropped first); 0 = none.
     """
 
     backend: str = os.environ.get("LAZYGRAPH_BACKEND", "python")
     print_rewrites: bool = _env_bool("LAZYGRAPH_PRINT_REWRITES", False)
     on_unsupported: str = os.environ.get("LAZYGRAPH_ON_UNSUPPORTED", "fallback")
     on_rewrite_error: str = os.environ.get("LAZYGRAPH_ON_REWRITE_ERROR", "warn")
+    on_numpy_fallback: str = os.environ.get("LAZYGRAPH_ON_NUMPY_FALLBACK", "warn")
     num_threads: int = _env_int("LAZYGRAPH_NUM_THREADS", 0)
     cache_dir: str = os.environ.get("LAZYGRAPH_CACHE_DIR", "")
+    compile_cache_size: int = _env_int("LAZYGRAPH_COMPILE_CACHE_SIZE", 512)
 
     def __setattr__(self, name: str, value: Any) -> None:
         if name not in {f.name for f in fields(self)}:

@@ -11,6 +11,7 @@ from lazygraph.compile.backends import (
     get_backend,
     register_backend,
 )
+from lazygraph.compile.cache import cached_function, clear_cache, stats
 from lazygraph.compile.function import Function, function
 from lazygraph.compile.mode import Mode, get_mode
 
@@ -19,8 +20,11 @@ __all__ = [
     "Function",
     "Mode",
     "available_backends",
+    "cached_function",
+    "clear_cache",
     "function",
     "get_backend",
     "get_mode",
     "register_backend",
+    "stats",
 ]

@@ -1,22 +1,374 @@
 """The in-memory compile cache, keyed by a graph's structure and input types.
 
-Placeholder (being written): ``cached_function`` compiles every time.
+Running the same code on new data builds a new graph of the same shape: the
+same ops (compared by their ``__props__``), wired the same way, reading inputs
+of the same types and constants of the same values. :func:`cached_function`
+computes that structure as a hashable key and reuses the function compiled
+(rewritten and lowered) for the first graph with that key, so a second run
+rewrites nothing and compiles nothing. The cache holds at most
+``config.compile_cache_size`` functions and drops the least recently used.
+
+>>> import numpy as np
+>>> import lazygraph.tensor as lt
+>>> from lazygraph.compile.cache import cached_function, clear_cache, stats
+>>> clear_cache()
+>>> def build():
+...     x = lt.TensorType("float64", (3,))("x")
+...     return x, lt.exp(x) * 2.0
+>>> x, y = build()
+>>> cached_function([x], [y])(np.zeros(3))
+[array([2., 2., 2.])]
+>>> x2, y2 = build()  # a new graph with the same structure
+>>> cached_function([x2], [y2])(np.ones(3))[0].round(3)
+array([5.437, 5.437, 5.437])
+>>> stats().compiles, stats().hits
+(1, 1)
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import threading
+import time
+from collections import OrderedDict
+from collections.abc import Hashable, Sequence
+from dataclasses import dataclass, replace
 from typing import Any
 
 from lazygraph.compile.function import Function, function
-from lazygraph.graph.basic import Variable
+from lazygraph.compile.mode import get_mode
+from lazygraph.configuration import config
+from lazygraph.graph.basic import Constant, Variable, _gc_paused
+from lazygraph.graph.traversal import io_toposort
 
-__all__ = ["cached_function"]
+__all__ = [
+    "CacheStats",
+    "CachedFunction",
+    "cached_function",
+    "clear_cache",
+    "stats",
+    "structural_key",
+]
+
+
+# Tags of the key's entries. A graph's key is a flat tuple with one entry per
+# thing that gets a number (an input, a constant, a free variable, a node), in
+# the order a deterministic walk from the outputs meets them, then one entry
+# listing the outputs. Numbers stand for variables, so two graphs have equal
+# keys exactly when they are wired the same way.
+_INPUT = "input"
+_CONSTANT = "constant"
+_FREE = "free"
+_UNUSED = "unused"
+_OUTPUTS = "outputs"
+
+
+def structural_key(
+    inputs: Sequence[Variable], outputs: Sequence[Variable]
+) -> tuple[Hashable, tuple[int, ...]]:
+    """A hashable key of the graph from ``inputs`` to ``outputs``, and the
+    canonical input order.
+
+    The key holds, for every node between the inputs and the outputs in a
+    deterministic topological order: its op, which earlier numbered variable
+    each of its inputs is, and its output types; inputs by their types,
+    constants by type and value (``Type.constant_key``), and the outputs'
+    numbers in order. It does not depend on variable names or identities,
+    on the order ``inputs`` are listed in, nor on the data later bound to them.
+
+    The order is a tuple of positions into ``inputs``: input ``order[j]`` is
+    the ``j``-th input the walk met (inputs it never met come last, in their
+    given order). Two graphs with equal keys agree input for input once each
+    is listed in its own canonical order. The cost is linear in the size of
+    the graph, and nothing recurses.
+
+    >>> import lazygraph.tensor as lt
+    >>> a, b = lt.dvector("a"), lt.dvector("b")
+    >>> c, d = lt.dvector("c"), lt.dvector("d")
+    >>> k1, order1 = structural_key([a, b], [a - b])
+    >>> k2, order2 = structural_key([c, d], [d - c])  # inputs listed the other way
+    >>> k1 == k2, order1, order2
+    (True, (0, 1), (1, 0))
+    """
+    with _gc_paused():
+        return _structural_key(inputs, outputs)
+
+
+def _structural_key(
+    inputs: Sequence[Variable], outputs: Sequence[Variable]
+) -> tuple[Hashable, tuple[int, ...]]:
+    input_pos: dict[Variable, int] = {}
+    for pos, v in enumerate(inputs):
+        input_pos.setdefault(v, pos)
+    ids: dict[Variable, int] = {}
+    order: list[int] = []
+    entries: list[Any] = []
+    # Ops and types go into a table of distinct values and the entries refer to
+    # them by number: hashing an op from its props costs microseconds, and most
+    # nodes of a large graph share a few ops and types (often the same objects,
+    # so an identity lookup answers first).
+    table: list[Any] = []
+    by_value: dict[Any, int] = {}
+    by_id: dict[int, int] = {}
+
+    def intern(obj: Any) -> int:
+        k = by_id.get(id(obj))
+        if k is None:
+            try:
+                k = by_value.setdefault(obj, len(table))
+            except TypeError:  # unhashable props: the key will be unhashable too
+                k = len(table)
+            if k == len(table):
+                table.append(obj)
+            by_id[id(obj)] = k
+        return k
+
+    def leaf(v: Variable) -> None:
+        pos = input_pos.get(v)
+        if pos is not None:
+            order.append(pos)
+            entries.append((_INPUT, intern(v.type)))
+        elif isinstance(v, Constant):
+            entries.append((_CONSTANT, intern(v.type), v.signature()[1]))
+        else:
+            # Neither an input nor a constant: compiling will raise
+            # MissingInputError; the key just has to be well defined.
+            entries.append((_FREE, intern(v.type)))
+
+    # The loop runs once per node of graphs with up to millions of them: keep
+    # the common paths inline.
+    for node in io_toposort(input_pos, outputs):
+        refs = []
+        for v in node.inputs:
+            r = ids.get(v)
+            if r is None:
+                r = ids[v] = len(ids)
+                leaf(v)
+            refs.append(r)
+        op = node.op
+        k = by_id.get(id(op))
+        if k is None:
+            k = intern(op)
+        outs = node.outputs
+        if len(outs) == 1:
+            t = outs[0].type
+            kt = by_id.get(id(t))
+            if kt is None:
+                kt = intern(t)
+            entries.append((k, tuple(refs), kt))
+            ids[outs[0]] = len(ids)
+        else:
+            entries.append((k, tuple(refs), tuple([intern(o.type) for o in outs])))
+            for o in outs:
+                ids[o] = len(ids)
+    out_refs = []
+    for v in outputs:
+        r = ids.get(v)
+        if r is None:
+            r = ids[v] = len(ids)
+            leaf(v)
+        out_refs.append(r)
+    entries.append((_OUTPUTS, tuple(out_refs)))
+    if len(order) < len(inputs):
+        met = set(order)
+        for pos, v in enumerate(inputs):
+            if pos not in met:
+                order.append(pos)
+                entries.append((_UNUSED, intern(v.type)))
+    return (tuple(table), tuple(entries)), tuple(order)
+
+
+@dataclass
+class CacheStats:
+    """Counters of the compile cache since the last :func:`clear_cache`.
+
+    ``hits``: lookups answered by a cached function; ``misses``: lookups that
+    were not; ``compiles``: functions built (each one rewritten, unless its
+    mode rewrites nothing, and lowered by its backend); ``evictions``: functions
+    dropped to stay within ``config.compile_cache_size``; ``uncacheable``:
+    graphs whose key could not be hashed (an op with unhashable props), compiled
+    without caching; ``compile_seconds``: time spent compiling; ``size``: the
+    number of functions held now.
+    """
+
+    hits: int = 0
+    misses: int = 0
+    compiles: int = 0
+    evictions: int = 0
+    uncacheable: int = 0
+    compile_seconds: float = 0.0
+    size: int = 0
+
+
+class CachedFunction:
+    """A cached :class:`Function` and how the caller's inputs map onto its own.
+
+    Call it with one value per input, in the order the inputs were given to
+    :func:`cached_function`; it returns the list of output values. ``function``
+    is the shared compiled function (its inputs are in the canonical order of
+    the graph it was first compiled for) and ``input_order[j]`` is the position,
+    among the caller's inputs, of the value it takes as its ``j``-th input.
+    """
+
+    __slots__ = ("_identity", "_lock", "function", "input_order")
+
+    def __init__(self, fn: Function, input_order: Sequence[int]) -> None:
+        self.function = fn
+        self.input_order = tuple(input_order)
+        self._identity = self.input_order == tuple(range(len(self.input_order)))
+        # Compiled functions reuse their storage between calls, and every user
+        # of one structure shares one function: calls take turns.
+        self._lock = _call_lock(fn)
+
+    def __call__(self, *args: Any) -> list[Any]:
+        if not self._identity:
+            if len(args) != len(self.input_order):
+                raise TypeError(
+                    f"this function takes {len(self.input_order)} inputs, {len(args)} given"
+                )
+            args = tuple([args[p] for p in self.input_order])
+        with self._lock:
+            return self.function(*args)
+
+    def call_trusted(self, *args: Any) -> Sequence[Any]:
+        """Like calling it, without checking or converting the values: each must
+        already be an ndarray of its input's exact dtype and shape. Returns the
+        backend's sequence of outputs."""
+        if not self._identity:
+            args = tuple([args[p] for p in self.input_order])
+        with self._lock:
+            return self.function.fn(*args)
+
+    @property
+    def fgraph(self) -> Any:
+        """The rewritten graph of the shared function."""
+        return self.function.fgraph
+
+    def __repr__(self) -> str:
+        return f"CachedFunction({len(self.input_order)} inputs, backend={self.function.backend!r})"
+
+
+_lock_guard = threading.Lock()
+
+
+def _call_lock(fn: Function) -> threading.Lock:
+    lock = getattr(fn, "_lazygraph_call_lock", None)
+    if lock is None:
+        with _lock_guard:
+            lock = getattr(fn, "_lazygraph_call_lock", None)
+            if lock is None:
+                lock = threading.Lock()
+                fn._lazygraph_call_lock = lock  # type: ignore[attr-defined]
+    return lock
+
+
+class _Cache:
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.entries: OrderedDict[Hashable, Function] = OrderedDict()
+        # key -> event set when the thread compiling that key is done, so two
+        # threads racing on one structure compile it once.
+        self.pending: dict[Hashable, threading.Event] = {}
+        self.stats = CacheStats()
+
+    def lookup(self, key: Hashable) -> Function | threading.Event | None:
+        """The cached function, an event to wait on, or ``None`` (the caller
+        must compile it and call :meth:`insert` or :meth:`abandon`)."""
+        with self.lock:
+            fn = self.entries.get(key)
+            if fn is not None:
+                self.entries.move_to_end(key)
+                self.stats.hits += 1
+                return fn
+            event = self.pending.get(key)
+            if event is not None:
+                return event
+            self.pending[key] = threading.Event()
+            self.stats.misses += 1
+            return None
+
+    def insert(self, key: Hashable, fn: Function, seconds: float) -> None:
+        with self.lock:
+            self.stats.compiles += 1
+            self.stats.compile_seconds += seconds
+            limit = max(int(config.compile_cache_size), 0)
+            if limit:
+                self.entries[key] = fn
+                self.entries.move_to_end(key)
+            while len(self.entries) > limit:
+                self.entries.popitem(last=False)
+                self.stats.evictions += 1
+            self.pending.pop(key).set()
+
+    def abandon(self, key: Hashable) -> None:
+        with self.lock:
+            self.pending.pop(key).set()
+
+
+_cache = _Cache()
 
 
 def cached_function(
     inputs: Sequence[Variable], outputs: Sequence[Variable], mode: Any = None
-) -> Function:
+) -> CachedFunction:
     """A compiled function from ``inputs`` to the list ``outputs``, reused for
-    every graph of the same structure and input types."""
-    return function(list(inputs), list(outputs), mode=mode)
+    every graph of the same structure and input types.
+
+    The key is :func:`structural_key` with the mode (its rewrite query) and the
+    backend (``config.backend`` when the mode names none): a hit skips rewriting
+    and compiling entirely. Returns a :class:`CachedFunction`, called with the
+    values of ``inputs`` in the order given here, returning a list of outputs.
+    Safe to call from several threads; when they race on one structure, one
+    compiles and the others wait for it.
+
+    >>> import lazygraph.tensor as lt
+    >>> x, y = lt.dscalar("x"), lt.dscalar("y")
+    >>> f = cached_function([y, x], [x - y])
+    >>> float(f(1.0, 10.0)[0])
+    9.0
+    """
+    inputs = list(inputs)
+    outputs = list(outputs)
+    resolved = get_mode(mode)
+    backend = resolved.backend or config.backend
+    structure, order = structural_key(inputs, outputs)
+    key = (resolved.query, backend, config.on_unsupported, structure)
+    try:
+        hash(key)
+    except TypeError:
+        with _cache.lock:
+            _cache.stats.uncacheable += 1
+        return CachedFunction(function(inputs, outputs, mode=mode), range(len(inputs)))
+    while True:
+        found = _cache.lookup(key)
+        if isinstance(found, threading.Event):
+            found.wait()
+            continue
+        if found is not None:
+            return CachedFunction(found, order)
+        break
+    start = time.perf_counter()
+    try:
+        fn = function([inputs[p] for p in order], outputs, mode=mode)
+    except BaseException:
+        _cache.abandon(key)
+        raise
+    _cache.insert(key, fn, time.perf_counter() - start)
+    return CachedFunction(fn, order)
+
+
+def stats() -> CacheStats:
+    """A snapshot of the compile cache's counters (see :class:`CacheStats`).
+
+    >>> from lazygraph.compile.cache import stats
+    >>> stats().size >= 0
+    True
+    """
+    with _cache.lock:
+        return replace(_cache.stats, size=len(_cache.entries))
+
+
+def clear_cache() -> None:
+    """Forget every cached function and reset the counters."""
+    with _cache.lock:
+        _cache.entries.clear()
+        _cache.stats = CacheStats()

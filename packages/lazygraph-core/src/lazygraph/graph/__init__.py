@@ -12,6 +12,7 @@ from lazygraph.graph.clone import (
     equal_computations,
     is_same_graph,
 )
+from lazygraph.graph.destroyhandler import DestroyHandler
 from lazygraph.graph.features import (
     AlreadyThere,
     Bookkeeper,
@@ -47,6 +48,7 @@ __all__ = [
     "Apply",
     "Bookkeeper",
     "Constant",
+    "DestroyHandler",
     "Feature",
     "FunctionGraph",
     "History",

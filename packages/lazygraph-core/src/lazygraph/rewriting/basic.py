@@ -184,16 +184,22 @@ class TrackMatcher:
         self.rewriters = list(rewriters)
         self._tracks = [_normalize_tracks(r.tracks()) for r in self.rewriters]
         self._cache: dict[Any, list[NodeRewriter]] = {}
+        # By identity first: hashing an op hashes its props (nested ops too), which
+        # dominated a walk over a big graph. The op is kept so its id is not reused.
+        self._by_id: dict[int, tuple[Op, list[NodeRewriter]]] = {}
 
     def for_op(self, op: Op) -> list[NodeRewriter]:
+        hit = self._by_id.get(id(op))
+        if hit is not None:
+            return hit[1]
         try:
-            return self._cache[op]
+            result = self._cache[op]
         except KeyError:
-            pass
+            result = self._compute(op)
+            self._cache[op] = result
         except TypeError:  # unhashable op: answer without caching
             return self._compute(op)
-        result = self._compute(op)
-        self._cache[op] = result
+        self._by_id[id(op)] = (op, result)
         return result
 
     def _compute(self, op: Op) -> list[NodeRewriter]:

@@ -12,6 +12,7 @@ becoming constants. ``lazygraph.numpy`` builds the drop-in namespace on top.
 TensorType(float64, shape=(?,))
 """
 
+from lazygraph.tensor import fft as fft
 from lazygraph.tensor import linalg as linalg
 from lazygraph.tensor.advanced_subtensor import *  # noqa: F403
 from lazygraph.tensor.blas import *  # noqa: F403
@@ -19,6 +20,7 @@ from lazygraph.tensor.creation import *  # noqa: F403
 from lazygraph.tensor.cumulative import *  # noqa: F403
 from lazygraph.tensor.dtypes import *  # noqa: F403
 from lazygraph.tensor.elemwise import *  # noqa: F403
+from lazygraph.tensor.fused import *  # noqa: F403
 from lazygraph.tensor.join import *  # noqa: F403
 from lazygraph.tensor.math import *  # noqa: F403
 from lazygraph.tensor.reduction import *  # noqa: F403

@@ -11,6 +11,7 @@ graph, and anything that needs a value computes it.
 from lazygraph.numpy import (
     _array,
     _compute,
+    _convert,
     _creation,
     _dtypes,
     _elementwise,
@@ -29,6 +30,7 @@ from lazygraph.numpy import linalg as linalg
 from lazygraph.numpy import random as random
 from lazygraph.numpy._array import *  # noqa: F403
 from lazygraph.numpy._compute import *  # noqa: F403
+from lazygraph.numpy._convert import *  # noqa: F403
 from lazygraph.numpy._creation import *  # noqa: F403
 from lazygraph.numpy._dtypes import *  # noqa: F403
 from lazygraph.numpy._elementwise import *  # noqa: F403
@@ -51,6 +53,7 @@ __all__ = sorted(
         "random",
         *_array.__all__,
         *_compute.__all__,
+        *_convert.__all__,
         *_creation.__all__,
         *_dtypes.__all__,
         *_elementwise.__all__,

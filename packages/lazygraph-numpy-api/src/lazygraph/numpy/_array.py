@@ -1,21 +1,638 @@
-"""The Array object (minimal contract; being written).
+"""The lazy :class:`Array`: a node of a lazygraph graph that behaves like a
+``numpy.ndarray``.
 
-An ``Array`` wraps a ``TensorVariable`` in ``_var``. It implements
-``__lazygraph_variable__``, so every ``lazygraph.tensor`` function accepts it.
+Operators and methods only build graph (through the namespace functions of
+``lazygraph.numpy``); anything that needs a value computes it (see
+``docs/drop-in.md`` for the exact list). Mutation rebinds: ``a[i] = v`` and
+``a += v`` point ``a`` at a new functional node, and a view (``b = a[0]``,
+``a.T``, ``a.reshape(...)``) remembers its base and how it was derived, so
+writing through either one is seen by the other, as in numpy.
+
+>>> import numpy as np
+>>> import lazygraph.numpy as lnp
+>>> a = lnp.asarray(np.zeros((2, 3)))
+>>> b = a[0]
+>>> b[:] = 1.0
+>>> a
+Array(shape=(2, 3), dtype=float64, lazy)
+>>> print(a.T)
+[[1. 0.]
+ [1. 0.]
+ [1. 0.]]
 """
 
 from __future__ import annotations
 
+import operator
+import weakref
+from collections.abc import Iterator
+from typing import Any
+
+import numpy as np
+from lazygraph.numpy import _views
+from lazygraph.numpy._array_methods import ArrayMethods
 from lazygraph.tensor.variable import TensorVariable
 
 __all__ = ["Array"]
 
+_SUPPORTED_API_VERSIONS = ("2021.12", "2022.12", "2023.12", "2024.12")
 
-class Array:
-    """A lazy n-dimensional array: a node of a lazygraph graph."""
+# variable -> the live Array it is the current variable of; weak, so dead Arrays
+# drop out. A computation passing through a live Array pins it (see _compute).
+_LIVE: weakref.WeakValueDictionary[TensorVariable, Array] = weakref.WeakValueDictionary()
+
+
+def _ns() -> Any:
+    # The namespace imports this module; import it at call time.
+    import lazygraph.numpy as lnp
+
+    return lnp
+
+
+def _elementwise() -> Any:
+    from lazygraph.numpy import _elementwise
+
+    return _elementwise
+
+
+def _binary(name: str, x1: Any, x2: Any) -> Any:
+    """``_elementwise.<name>(x1, x2)``, or ``NotImplemented`` for operands that are
+    not array-like (so that Python tries the other operand, then raises TypeError)."""
+    if not _is_operand(x1) or not _is_operand(x2):
+        return NotImplemented
+    return getattr(_elementwise(), name)(x1, x2)
+
+
+def _is_operand(x: Any) -> bool:
+    if isinstance(x, (Array, np.ndarray, np.generic, bool, int, float, complex, list, tuple)):
+        return True
+    return hasattr(x, "__lazygraph_variable__") or isinstance(x, TensorVariable)
+
+
+class Array(ArrayMethods):
+    """A lazy n-dimensional array: a node of a lazygraph graph.
+
+    ``dtype`` is a ``numpy.dtype``; ``shape`` holds an int for every size known
+    when the graph is built and ``None`` for the others.
+
+    >>> import numpy as np
+    >>> import lazygraph.numpy as lnp
+    >>> x = lnp.asarray(np.arange(6.0).reshape(2, 3))
+    >>> y = (x * 2 + 1).T
+    >>> y.shape, y.dtype
+    ((3, 2), dtype('float64'))
+    >>> y.compute()
+    array([[ 1.,  7.],
+           [ 3.,  9.],
+           [ 5., 11.]])
+    """
+
+    __slots__ = ("__weakref__", "_base", "_base_version", "_cur", "_version", "_view")
+
+    # numpy defers to our reflected operators (and __array_ufunc__) for mixed operands.
+    __array_priority__ = 100.0
 
     def __init__(self, var: TensorVariable) -> None:
-        self._var = var
+        self._cur = var
+        self._base: Array | None = None
+        self._view: _views.View | None = None
+        self._base_version = 0
+        self._version = 0
+        _LIVE[var] = self
+
+    # -- the variable, kept in step with the base of a view -------------------
+
+    @property
+    def _var(self) -> TensorVariable:
+        base = self._base
+        if base is not None:
+            bvar = base._var  # brings the base itself up to date first
+            if self._base_version != base._version:
+                self._cur = self._view.forward(bvar)  # type: ignore[union-attr]
+                self._base_version = base._version
+                self._version += 1
+        return self._cur
 
     def __lazygraph_variable__(self) -> TensorVariable:
         return self._var
+
+    def _assign(self, new: TensorVariable) -> None:
+        """Rebind this array to ``new`` (same dtype and shape), writing through to
+        the base if this is a view."""
+        new = _views.keep_type(new, self._cur.type)
+        base = self._base
+        if base is not None:
+            bvar = base._var
+            self._var  # noqa: B018 (bring this view up to date with its base)
+            base._assign(self._view.write(bvar, new))  # type: ignore[union-attr]
+            self._base_version = base._version
+        self._cur = new
+        self._version += 1
+
+    def _pin(self, pinned: TensorVariable, var: TensorVariable) -> None:
+        """Replace the variable ``var``, if still current, by the equal-valued bound
+        input ``pinned`` (after a computation)."""
+        if self._cur is var:
+            self._cur = pinned
+            _LIVE[pinned] = self
+
+    @classmethod
+    def _view_of(cls, base: Array, view: _views.View) -> Array:
+        out = cls(view.forward(base._var))
+        out._base = base
+        out._view = view
+        out._base_version = base._version
+        return out
+
+    # -- static facts ---------------------------------------------------------
+
+    @property
+    def dtype(self) -> np.dtype[Any]:
+        """The element type, a ``numpy.dtype``."""
+        return self._cur.type.numpy_dtype
+
+    @property
+    def shape(self) -> tuple[int | None, ...]:
+        """The size of each dimension (``None`` where unknown until computed)."""
+        return self._cur.type.shape
+
+    @property
+    def ndim(self) -> int:
+        """The number of dimensions."""
+        return self._cur.type.ndim
+
+    @property
+    def size(self) -> int | None:
+        """The number of elements (``None`` if some size is unknown)."""
+        shape = self._cur.type.shape
+        if None in shape:
+            return None
+        return int(np.prod(shape, dtype=np.int64))
+
+    @property
+    def itemsize(self) -> int:
+        return self.dtype.itemsize
+
+    @property
+    def nbytes(self) -> int | None:
+        size = self.size
+        return None if size is None else size * self.dtype.itemsize
+
+    @property
+    def device(self) -> str:
+        """Always ``"cpu"``: computed values are numpy arrays."""
+        return "cpu"
+
+    @property
+    def T(self) -> Array:
+        """The transpose (all axes reversed), a view."""
+        return self.transpose()
+
+    @property
+    def mT(self) -> Array:
+        """The last two axes swapped (a stack of matrices transposed), a view."""
+        if self.ndim < 2:
+            raise ValueError(
+                f"matrix transpose with ndim < 2 is undefined (got an array of shape {self.shape})"
+            )
+        return self.swapaxes(-1, -2)
+
+    @property
+    def real(self) -> Array:
+        """The real part (writes through it are not supported for complex arrays)."""
+        if self.dtype.kind != "c":
+            return Array._view_of(self, _views.Identity())
+        return Array._view_of(self, _views.ReadOnly(_elementwise().real, "real"))
+
+    @property
+    def imag(self) -> Array:
+        """The imaginary part (read-only)."""
+        return Array._view_of(self, _views.ReadOnly(_elementwise().imag, "imag"))
+
+    @property
+    def flat(self) -> Array:
+        """The elements in C order as a 1-d view (``a.flat[i] = v`` writes to ``a``)."""
+        return Array._view_of(self, _views.Reshape((-1,)))
+
+    def __array_namespace__(self, /, *, api_version: str | None = None) -> Any:
+        """``lazygraph.numpy`` (array API versions 2021.12 to 2024.12)."""
+        if api_version is not None and api_version not in _SUPPORTED_API_VERSIONS:
+            raise ValueError(
+                f"lazygraph.numpy does not support array API version {api_version!r}; "
+                f"supported: {', '.join(_SUPPORTED_API_VERSIONS)}"
+            )
+        return _ns()
+
+    def to_device(self, device: Any, /, *, stream: Any = None) -> Array:
+        """This array on ``device``: only ``"cpu"`` exists."""
+        if device != "cpu" and str(device) != "cpu":
+            raise ValueError(
+                f"to_device: unsupported device {device!r}; lazygraph.numpy has only 'cpu'"
+            )
+        return self
+
+    # -- conversion and copies -------------------------------------------------
+
+    def astype(
+        self, dtype: Any, /, *, copy: bool = True, device: Any = None, **kwargs: Any
+    ) -> Array:
+        """This array converted to ``dtype`` (numpy's unsafe casting)."""
+        import lazygraph.tensor as lt
+        from lazygraph.tensor.type import normalize_dtype
+
+        if device is not None:
+            self.to_device(device)
+        casting = kwargs.pop("casting", "unsafe")
+        kwargs.pop("order", None)
+        kwargs.pop("subok", None)
+        if kwargs:
+            raise TypeError(f"astype() got an unexpected keyword argument {next(iter(kwargs))!r}")
+        target = np.dtype(normalize_dtype(dtype))
+        if not np.can_cast(self.dtype, target, casting):
+            raise TypeError(
+                f"Cannot cast array data from {self.dtype!r} to {target!r} "
+                f"according to the rule {casting!r}"
+            )
+        if target == self.dtype:
+            return self.copy() if copy else self
+        return Array(lt.cast(self._var, target.name))
+
+    def copy(self, order: str = "K") -> Array:
+        """An independent array with the same value (writes to it are not seen here)."""
+        return Array(self._var)
+
+    def __copy__(self) -> Array:
+        return self.copy()
+
+    def __deepcopy__(self, memo: Any) -> Array:
+        return self.copy()
+
+    def __reduce__(self) -> Any:
+        from lazygraph.numpy._convert import asarray
+
+        return (asarray, (self.compute(),))
+
+    # -- computing ---------------------------------------------------------------
+
+    def compute(self) -> np.ndarray:
+        """The value, as a new ``numpy.ndarray`` (compiles and runs the graph)."""
+        from lazygraph.numpy._compute import compute_one
+
+        return compute_one(self)
+
+    def _value(self) -> np.ndarray:
+        """The value, for reading only (this array is pinned to it: see _compute)."""
+        from lazygraph.numpy._compute import compute_private
+
+        return compute_private(self)
+
+    def __array__(self, dtype: Any = None, copy: bool | None = None) -> np.ndarray:
+        value = self.compute()
+        if dtype is not None and np.dtype(dtype) != value.dtype:
+            if copy is False:
+                raise ValueError("__array__: copy=False but converting the dtype needs a copy")
+            value = value.astype(dtype)
+        return value
+
+    def __dlpack__(self, **kwargs: Any) -> Any:
+        return self.compute().__dlpack__(**kwargs)
+
+    def __dlpack_device__(self) -> tuple[int, int]:
+        return (1, 0)  # kDLCPU, device 0
+
+    def __bool__(self) -> bool:
+        return bool(self._value())
+
+    def __int__(self) -> int:
+        return int(self._value())
+
+    def __float__(self) -> float:
+        return float(self._value())
+
+    def __complex__(self) -> complex:
+        return complex(self._value())
+
+    def __index__(self) -> int:
+        if self.dtype.kind not in "iub" or self.ndim != 0:
+            raise TypeError("only integer scalar arrays can be converted to a scalar index")
+        return operator.index(self._value())
+
+    def __len__(self) -> int:
+        if self.ndim == 0:
+            raise TypeError("len() of unsized object")
+        n = self.shape[0]
+        if n is None:
+            return len(self._value())
+        return n
+
+    def __iter__(self) -> Iterator[Any]:
+        if self.ndim == 0:
+            raise TypeError("iteration over a 0-d array")
+        if self.ndim == 1:
+            # numpy yields scalars (values, not views): compute once.
+            yield from self._value().copy()
+            return
+        for i in range(len(self)):
+            yield self[i]
+
+    def __contains__(self, value: Any) -> bool:
+        return bool((self == value).any())
+
+    def tolist(self) -> Any:
+        """The value as nested Python lists of Python scalars."""
+        return self._value().tolist()
+
+    def item(self, *args: Any) -> Any:
+        """One element as a Python scalar (``numpy.ndarray.item``)."""
+        return self._value().item(*args)
+
+    def __str__(self) -> str:
+        return str(self._value())
+
+    def __format__(self, format_spec: str) -> str:
+        return format(self._value(), format_spec)
+
+    def __repr__(self) -> str:
+        shape = "(" + ", ".join(str(s) for s in self.shape) + ("," if self.ndim == 1 else "") + ")"
+        return f"Array(shape={shape}, dtype={self.dtype}, lazy)"
+
+    # -- numpy interop -------------------------------------------------------------
+
+    def __array_ufunc__(self, ufunc: Any, method: str, *inputs: Any, **kwargs: Any) -> Any:
+        from lazygraph.numpy._interop import array_ufunc
+
+        return array_ufunc(ufunc, method, inputs, kwargs)
+
+    def __array_function__(self, func: Any, types: Any, args: Any, kwargs: Any) -> Any:
+        from lazygraph.numpy._interop import array_function
+
+        return array_function(func, types, args, kwargs)
+
+    # -- indexing ------------------------------------------------------------------
+
+    def __getitem__(self, key: Any) -> Array:
+        import lazygraph.tensor as lt
+
+        out = lt.getitem(self._var, _views.unwrap_index(key))
+        view = _views.index_view(out)
+        if view is None or (out.ndim == 0 and not _views.has_ellipsis(key)):
+            # Advanced indexing copies; a full integer index gives numpy a scalar.
+            return Array(out)
+        result = Array(out)
+        result._base = self
+        result._view = view
+        result._base_version = self._version
+        return result
+
+    def __setitem__(self, key: Any, value: Any) -> None:
+        self._assign(_views.set_item(self._var, _views.unwrap_index(key), value))
+
+    # -- view-making methods ---------------------------------------------------------
+
+    def transpose(self, *axes: Any) -> Array:
+        """The axes permuted (reversed when none are given), a view."""
+        if len(axes) == 1 and (axes[0] is None or not isinstance(axes[0], (int, np.integer))):
+            axes = () if axes[0] is None else tuple(axes[0])
+        return Array._view_of(self, _views.Transpose.make(self.ndim, axes or None))
+
+    def swapaxes(self, axis1: int, axis2: int) -> Array:
+        """Two axes exchanged, a view."""
+        axes = list(range(self.ndim))
+        a1, a2 = _views.normalize_axis(axis1, self.ndim), _views.normalize_axis(axis2, self.ndim)
+        axes[a1], axes[a2] = axes[a2], axes[a1]
+        return Array._view_of(self, _views.Transpose.make(self.ndim, axes))
+
+    def reshape(self, *shape: Any, order: str = "C", copy: bool | None = None) -> Array:
+        """The same elements in a new shape: a view where numpy makes one."""
+        if len(shape) == 1 and not isinstance(shape[0], (int, np.integer)):
+            shape = tuple(shape[0]) if shape[0] is not None else ()
+        if order != "C":
+            raise NotImplementedError("reshape: only order='C' is supported by lazygraph")
+        view = _views.Reshape.make(self, tuple(shape))
+        if copy or not _views.reshape_is_view(self, view):
+            if copy is False:
+                raise ValueError("Unable to avoid creating a copy while reshaping.")
+            return Array(view.forward(self._var))
+        return Array._view_of(self, view)
+
+    def ravel(self, order: str = "C") -> Array:
+        """The elements as a 1-d array (a view where numpy makes one)."""
+        return self.reshape(-1, order=order)
+
+    def flatten(self, order: str = "C") -> Array:
+        """The elements as a new 1-d array (always a copy)."""
+        return self.reshape(-1, order=order).copy()
+
+    def squeeze(self, axis: Any = None) -> Array:
+        """Size-1 axes removed, a view (a copy when sizes are unknown)."""
+        if None in self.shape:
+            return _ns().squeeze(self, axis=axis)  # type: ignore[no-any-return]
+        shape = _views.squeezed_shape(self.shape, axis)
+        return Array._view_of(self, _views.Reshape.make(self, shape))
+
+    def __round__(self, ndigits: int | None = None) -> Array:
+        return _ns().round(self, ndigits or 0)  # type: ignore[no-any-return]
+
+    def diagonal(self, offset: int = 0, axis1: int = 0, axis2: int = 1) -> Array:
+        """The diagonal (a read-only view, as in numpy)."""
+        return Array._view_of(
+            self,
+            _views.ReadOnly(
+                lambda v: _ns().diagonal(v, offset=offset, axis1=axis1, axis2=axis2), "diagonal"
+            ),
+        )
+
+    def fill(self, value: Any) -> None:
+        """Set every element to ``value``, in place."""
+        self[...] = value
+
+    def sort(self, axis: int = -1, kind: Any = None, order: Any = None) -> None:
+        """Sort in place along ``axis``."""
+        self[...] = _ns().sort(self, axis=axis)
+
+    # -- operators -----------------------------------------------------------------
+
+    def __add__(self, other: Any) -> Any:
+        return _binary("add", self, other)
+
+    def __radd__(self, other: Any) -> Any:
+        return _binary("add", other, self)
+
+    def __sub__(self, other: Any) -> Any:
+        return _binary("subtract", self, other)
+
+    def __rsub__(self, other: Any) -> Any:
+        return _binary("subtract", other, self)
+
+    def __mul__(self, other: Any) -> Any:
+        return _binary("multiply", self, other)
+
+    def __rmul__(self, other: Any) -> Any:
+        return _binary("multiply", other, self)
+
+    def __truediv__(self, other: Any) -> Any:
+        return _binary("divide", self, other)
+
+    def __rtruediv__(self, other: Any) -> Any:
+        return _binary("divide", other, self)
+
+    def __floordiv__(self, other: Any) -> Any:
+        return _binary("floor_divide", self, other)
+
+    def __rfloordiv__(self, other: Any) -> Any:
+        return _binary("floor_divide", other, self)
+
+    def __mod__(self, other: Any) -> Any:
+        return _binary("remainder", self, other)
+
+    def __rmod__(self, other: Any) -> Any:
+        return _binary("remainder", other, self)
+
+    def __divmod__(self, other: Any) -> Any:
+        if not _is_operand(other):
+            return NotImplemented
+        return (self // other, self % other)
+
+    def __rdivmod__(self, other: Any) -> Any:
+        if not _is_operand(other):
+            return NotImplemented
+        return (other // self, other % self)
+
+    def __pow__(self, other: Any, mod: Any = None) -> Any:
+        if mod is not None:
+            return NotImplemented
+        return _binary("pow", self, other)
+
+    def __rpow__(self, other: Any, mod: Any = None) -> Any:
+        if mod is not None:
+            return NotImplemented
+        return _binary("pow", other, self)
+
+    def __matmul__(self, other: Any) -> Any:
+        if not _is_operand(other):
+            return NotImplemented
+        from lazygraph.numpy._linear_algebra import matmul
+
+        return matmul(self, other)
+
+    def __rmatmul__(self, other: Any) -> Any:
+        if not _is_operand(other):
+            return NotImplemented
+        from lazygraph.numpy._linear_algebra import matmul
+
+        return matmul(other, self)
+
+    def __and__(self, other: Any) -> Any:
+        return _binary("bitwise_and", self, other)
+
+    def __rand__(self, other: Any) -> Any:
+        return _binary("bitwise_and", other, self)
+
+    def __or__(self, other: Any) -> Any:
+        return _binary("bitwise_or", self, other)
+
+    def __ror__(self, other: Any) -> Any:
+        return _binary("bitwise_or", other, self)
+
+    def __xor__(self, other: Any) -> Any:
+        return _binary("bitwise_xor", self, other)
+
+    def __rxor__(self, other: Any) -> Any:
+        return _binary("bitwise_xor", other, self)
+
+    def __lshift__(self, other: Any) -> Any:
+        return _binary("bitwise_left_shift", self, other)
+
+    def __rlshift__(self, other: Any) -> Any:
+        return _binary("bitwise_left_shift", other, self)
+
+    def __rshift__(self, other: Any) -> Any:
+        return _binary("bitwise_right_shift", self, other)
+
+    def __rrshift__(self, other: Any) -> Any:
+        return _binary("bitwise_right_shift", other, self)
+
+    def __neg__(self) -> Array:
+        return _elementwise().negative(self)  # type: ignore[no-any-return]
+
+    def __pos__(self) -> Array:
+        return _elementwise().positive(self)  # type: ignore[no-any-return]
+
+    def __abs__(self) -> Array:
+        return _elementwise().abs(self)  # type: ignore[no-any-return]
+
+    def __invert__(self) -> Array:
+        return _elementwise().bitwise_invert(self)  # type: ignore[no-any-return]
+
+    def __eq__(self, other: Any) -> Any:  # type: ignore[override]
+        return _binary("equal", self, other)
+
+    def __ne__(self, other: Any) -> Any:  # type: ignore[override]
+        return _binary("not_equal", self, other)
+
+    def __lt__(self, other: Any) -> Any:
+        return _binary("less", self, other)
+
+    def __le__(self, other: Any) -> Any:
+        return _binary("less_equal", self, other)
+
+    def __gt__(self, other: Any) -> Any:
+        return _binary("greater", self, other)
+
+    def __ge__(self, other: Any) -> Any:
+        return _binary("greater_equal", self, other)
+
+    __hash__ = None  # type: ignore[assignment]  (mutable and compared elementwise, as ndarray)
+
+    # -- in-place operators: rebind (and write through views) -----------------------
+
+    def _inplace(self, name: str, ufunc_name: str, other: Any) -> Any:
+        if not _is_operand(other):
+            return NotImplemented
+        if name == "matmul":
+            from lazygraph.numpy._linear_algebra import matmul
+
+            result = matmul(self, other)
+        else:
+            result = getattr(_elementwise(), name)(self, other)
+        self._assign(_views.inplace_result(self, result, ufunc_name))
+        return self
+
+    def __iadd__(self, other: Any) -> Any:
+        return self._inplace("add", "add", other)
+
+    def __isub__(self, other: Any) -> Any:
+        return self._inplace("subtract", "subtract", other)
+
+    def __imul__(self, other: Any) -> Any:
+        return self._inplace("multiply", "multiply", other)
+
+    def __itruediv__(self, other: Any) -> Any:
+        return self._inplace("divide", "divide", other)
+
+    def __ifloordiv__(self, other: Any) -> Any:
+        return self._inplace("floor_divide", "floor_divide", other)
+
+    def __imod__(self, other: Any) -> Any:
+        return self._inplace("remainder", "remainder", other)
+
+    def __ipow__(self, other: Any) -> Any:
+        return self._inplace("pow", "power", other)
+
+    def __imatmul__(self, other: Any) -> Any:
+        return self._inplace("matmul", "matmul", other)
+
+    def __iand__(self, other: Any) -> Any:
+        return self._inplace("bitwise_and", "bitwise_and", other)
+
+    def __ior__(self, other: Any) -> Any:
+        return self._inplace("bitwise_or", "bitwise_or", other)
+
+    def __ixor__(self, other: Any) -> Any:
+        return self._inplace("bitwise_xor", "bitwise_xor", other)
+
+    def __ilshift__(self, other: Any) -> Any:
+        return self._inplace("bitwise_left_shift", "left_shift", other)
+
+    def __irshift__(self, other: Any) -> Any:
+        return self._inplace("bitwise_right_shift", "right_shift", other)

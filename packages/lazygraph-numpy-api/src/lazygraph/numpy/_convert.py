@@ -1,30 +1,208 @@
-"""Conversions between user values and graph variables (contract; being extended).
+"""Conversions between user values and graph variables.
 
-- ``as_variable(x)``: an :class:`Array` gives its variable; a Python scalar
-  stays weak (a constant the tensor layer promotes as NEP 50 says); numpy data
-  becomes a graph input bound to its value (data is input, not constant).
-- ``wrap(var)``: a tensor variable as an :class:`Array`.
+- :func:`as_variable`: an :class:`Array` gives its variable; a Python scalar
+  stays a weak Python scalar (the tensor layer promotes it as NEP 50 says);
+  numpy data becomes a graph *input* bound to a snapshot of its value (data is
+  input, not constant); short Python lists of numbers are literals (constants).
+- :func:`wrap`: a tensor variable as an :class:`Array`.
+- :func:`bind` / :func:`bound_value`: the value a graph input stands for.
+- :func:`asarray`: the array API's ``asarray``.
+
+>>> import numpy as np
+>>> from lazygraph.numpy._convert import as_variable, bound_value
+>>> v = as_variable(np.arange(3.0))
+>>> v.owner is None, v.type
+(True, TensorType(float64, shape=(3,)))
+>>> bound_value(v)
+array([0., 1., 2.])
+>>> as_variable(2.5)
+2.5
 """
 
 from __future__ import annotations
 
+import weakref
+from collections.abc import Sequence
 from typing import Any
 
+import numpy as np
+from lazygraph.graph.basic import Constant, Variable
 from lazygraph.numpy._array import Array
-from lazygraph.tensor.variable import TensorVariable, as_tensor_variable
+from lazygraph.tensor.type import TensorType, normalize_dtype
+from lazygraph.tensor.variable import TensorVariable, as_tensor_variable, constant
 
-__all__: list[str] = []
+__all__ = ["asarray"]
+
+#: Python sequences of at most this many numbers are literals (graph constants);
+#: longer ones are data (graph inputs), so new values reuse the compiled function.
+LITERAL_SIZE_LIMIT = 64
+
+# input variable -> its bound value. Weak keys: the value lives as long as some
+# graph still refers to the variable.
+_BOUND: weakref.WeakKeyDictionary[Variable, np.ndarray] = weakref.WeakKeyDictionary()
+
+
+def bind(
+    value: Any, dtype: Any = None, copy: bool | None = None, name: str | None = None
+) -> TensorVariable:
+    """A new graph input holding ``value`` (converted to ``dtype``).
+
+    The input's static shape is the value's shape. ``copy=None`` snapshots a
+    writeable array (so later numpy mutation of the caller's buffer does not
+    leak into lazy results); ``copy=False`` binds the caller's buffer itself.
+
+    >>> import numpy as np
+    >>> x = bind(np.ones((2, 3), dtype=np.float32))
+    >>> x.type, bound_value(x).flags.writeable
+    (TensorType(float32, shape=(2, 3)), False)
+    """
+    arr = np.asarray(value, dtype=None if dtype is None else normalize_dtype(dtype))
+    if arr.dtype == object:
+        raise TypeError(f"cannot convert {type(value).__name__} to a lazygraph array")
+    normalize_dtype(arr.dtype)  # TypeError for unsupported dtypes (str, datetime, ...)
+    shared = isinstance(value, np.ndarray) and np.may_share_memory(arr, value)
+    if copy or (copy is None and shared and arr.flags.writeable):
+        arr = arr.copy()
+        shared = False
+    if not shared:
+        arr.setflags(write=False)
+    var = TensorType(arr.dtype, arr.shape)(name)
+    _BOUND[var] = arr
+    return var  # type: ignore[return-value]
+
+
+def bound_value(var: Variable) -> np.ndarray:
+    """The value bound to the graph input ``var`` (``KeyError`` if none)."""
+    return _BOUND[var]
+
+
+def is_bound(var: Variable) -> bool:
+    """Whether ``var`` is a graph input with a bound value."""
+    return var in _BOUND
+
+
+def _holds_lazy(seq: Any) -> bool:
+    if isinstance(seq, (list, tuple)):
+        return any(_holds_lazy(v) for v in seq)
+    return isinstance(seq, (Array, Variable)) or hasattr(seq, "__lazygraph_variable__")
+
+
+def _stack_nested(seq: Any, dtype: Any) -> TensorVariable:
+    """A nested list holding lazy arrays, stacked as ``numpy.asarray`` would."""
+    import lazygraph.tensor as lt
+
+    if not isinstance(seq, (list, tuple)):
+        return as_tensor_variable(as_variable(seq))
+    if len(seq) == 0:
+        return constant(np.asarray(seq, dtype=dtype))
+    parts = [_stack_nested(v, dtype) for v in seq]
+    dtypes = [p.dtype for p in parts]
+    target = normalize_dtype(dtype) if dtype is not None else np.result_type(*dtypes).name
+    parts = [p if p.dtype == target else lt.cast(p, target) for p in parts]
+    return lt.stack(parts)
 
 
 def as_variable(x: Any) -> Any:
-    """``x`` as something every ``lazygraph.tensor`` function accepts."""
+    """``x`` as something every ``lazygraph.tensor`` function accepts.
+
+    Arrays and variables pass through; Python ``bool``/``int``/``float``/
+    ``complex`` stay weak scalars; numpy arrays and scalars become bound graph
+    inputs; lists and tuples of numbers become constants when short (at most
+    ``LITERAL_SIZE_LIMIT`` numbers) and bound inputs otherwise; sequences that
+    hold lazy arrays are stacked.
+    """
     if isinstance(x, Array):
         return x._var
-    if isinstance(x, bool | int | float | complex):
+    if isinstance(x, Variable):
         return x
+    if isinstance(x, (bool, int, float, complex)) and not isinstance(x, np.generic):
+        return x
+    if hasattr(x, "__lazygraph_variable__"):
+        return x.__lazygraph_variable__()
+    if isinstance(x, (np.ndarray, np.generic)):
+        return bind(x)
+    if isinstance(x, (list, tuple)):
+        if _holds_lazy(x):
+            return _stack_nested(x, None)
+        arr = np.asarray(x)
+        if arr.size <= LITERAL_SIZE_LIMIT:
+            return as_tensor_variable(arr)
+        return bind(arr)
+    if hasattr(x, "__array__") or hasattr(x, "__dlpack__"):
+        return bind(np.asarray(x))
     return as_tensor_variable(x)
 
 
 def wrap(var: TensorVariable) -> Array:
-    """A tensor variable as an Array."""
+    """A tensor variable as an :class:`Array`.
+
+    >>> import lazygraph.tensor as lt
+    >>> wrap(lt.constant([1, 2]))
+    Array(shape=(2,), dtype=int64, lazy)
+    """
+    if isinstance(var, Array):
+        return var
+    if not isinstance(var, TensorVariable):
+        var = as_tensor_variable(var)
     return Array(var)
+
+
+def asarray(
+    obj: Any,
+    /,
+    *,
+    dtype: Any = None,
+    device: Any = None,
+    copy: bool | None = None,
+) -> Array:
+    """``obj`` as a lazy :class:`Array` (the array API's ``asarray``).
+
+    numpy data becomes a graph input bound to a snapshot of the data (``copy=False``:
+    to the caller's buffer itself, so later writes to it show up in results not
+    yet computed); an :class:`Array` is returned as is unless ``dtype`` asks for a
+    conversion or ``copy=True``.
+
+    >>> import numpy as np
+    >>> import lazygraph.numpy as lnp
+    >>> x = lnp.asarray(np.arange(4), dtype="float32")
+    >>> x
+    Array(shape=(4,), dtype=float32, lazy)
+    >>> (x * 2).compute()
+    array([0., 2., 4., 6.], dtype=float32)
+    """
+    _check_device(device, "asarray")
+    if isinstance(obj, (Array, Variable)) or hasattr(obj, "__lazygraph_variable__"):
+        arr = obj if isinstance(obj, Array) else wrap(as_variable(obj))
+        if dtype is not None and np.dtype(normalize_dtype(dtype)) != arr.dtype:
+            if copy is False:
+                raise ValueError("asarray: copy=False but converting the dtype needs a copy")
+            return arr.astype(dtype)
+        return arr.copy() if copy else arr
+    if isinstance(obj, (list, tuple)) and _holds_lazy(obj):
+        return wrap(_stack_nested(obj, dtype))
+    if copy is False and not isinstance(obj, np.ndarray):
+        raise ValueError(f"asarray: copy=False but {type(obj).__name__} must be copied")
+    if isinstance(obj, (bool, int, float, complex)) and not isinstance(obj, np.generic):
+        # A Python scalar literal: a constant of numpy's default dtype for it.
+        if dtype is None:
+            return wrap(constant(obj))
+        return wrap(constant(np.asarray(obj, dtype=normalize_dtype(dtype))))
+    arr = np.asarray(obj, dtype=None if dtype is None else normalize_dtype(dtype))
+    if isinstance(obj, np.ndarray) and copy is False and arr is not obj:
+        raise ValueError("asarray: copy=False but converting the dtype needs a copy")
+    return wrap(bind(arr, copy=False if copy is False else (True if copy else None)))
+
+
+def _check_device(device: Any, func: str) -> None:
+    if device is not None and device != "cpu" and str(device) != "cpu":
+        raise ValueError(f"{func}: unsupported device {device!r}; lazygraph.numpy has only 'cpu'")
+
+
+def as_variables(xs: Sequence[Any]) -> list[Any]:
+    """:func:`as_variable` of each element."""
+    return [as_variable(x) for x in xs]
+
+
+def is_constant(var: Any) -> bool:
+    """Whether ``var`` is a graph constant."""
+    return isinstance(var, Constant)

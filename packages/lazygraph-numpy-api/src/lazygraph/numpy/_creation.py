@@ -1,3 +1,468 @@
-"""(being written)"""
+"""Array creation with numpy's signatures: ``array``, ``zeros``/``ones``/
+``empty``/``full`` and their ``_like`` forms, ``arange``, ``linspace``,
+``logspace``, ``eye``, ``identity``, ``tri``/``tril``/``triu``, ``diag``,
+``meshgrid``, ``copy`` and ``from_dlpack``.
 
-__all__: list[str] = []
+Sizes may be ints or lazy 0-d integer arrays; sizes known when the graph is
+built become the result's static shape. numpy's ``order=`` (memory layout) and
+``device=``/``like=`` keywords are accepted and change nothing.
+
+>>> zeros((2, 3), dtype="int32").shape
+(2, 3)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import lazygraph.tensor as lt
+import numpy as np
+from lazygraph.numpy._array import Array
+from lazygraph.numpy._convert import LITERAL_SIZE_LIMIT, _holds_lazy, as_variable, wrap
+from lazygraph.numpy._ufunc import ArrayLike, DTypeLike
+
+__all__ = [
+    "arange",
+    "array",
+    "copy",
+    "diag",
+    "empty",
+    "empty_like",
+    "eye",
+    "from_dlpack",
+    "full",
+    "full_like",
+    "identity",
+    "linspace",
+    "logspace",
+    "meshgrid",
+    "ones",
+    "ones_like",
+    "tri",
+    "tril",
+    "triu",
+    "zeros",
+    "zeros_like",
+]
+
+_ORDERS = ("C", "F", "A", "K", None)
+
+
+def _check_order(name: str, order: Any) -> None:
+    if order not in _ORDERS:
+        raise ValueError(f"{name}: order must be one of 'C', 'F', 'A', or 'K' (got {order!r})")
+
+
+def _size(entry: Any) -> Any:
+    if isinstance(entry, Array) or hasattr(entry, "__lazygraph_variable__"):
+        return as_variable(entry)
+    return entry
+
+
+def _shape(shape: Any) -> Any:
+    """``shape`` with lazy sizes as variables (an int or a sequence of sizes)."""
+    if isinstance(shape, Sequence) and not isinstance(shape, str):
+        return tuple(_size(s) for s in shape)
+    if isinstance(shape, np.ndarray):
+        return tuple(int(s) for s in shape.reshape(-1))
+    return _size(shape)
+
+
+def _dtype(dtype: DTypeLike) -> Any:
+    return None if dtype is None else np.dtype(dtype)
+
+
+def array(
+    object: Any,
+    dtype: DTypeLike = None,
+    *,
+    copy: bool | None = True,
+    order: str | None = "K",
+    subok: bool = False,
+    ndmin: int = 0,
+    like: Any = None,
+) -> Array:
+    """An array from ``object``: an Array, numpy data, a (nested) list that may
+    hold lazy arrays, or a scalar (``numpy.array``). ``ndmin`` prepends size-1
+    axes; ``copy=False`` is accepted (lazy arrays are values, never shared buffers).
+
+    >>> array([[1, 2], [3, 4]], dtype="float32").compute()
+    array([[1., 2.],
+           [3., 4.]], dtype=float32)
+    >>> a = array([1.0, 2.0])
+    >>> array([a[1], a[0] * 3]).compute()
+    array([2., 3.])
+    """
+    _check_order("array", order)
+    if not _holds_lazy(object):
+        # Plain data: numpy's own constructor gives numpy's conversions and errors.
+        data = np.array(object, dtype=dtype, order=order, ndmin=ndmin)
+        if not isinstance(object, np.ndarray) and data.size <= LITERAL_SIZE_LIMIT:
+            return wrap(lt.constant(data))
+        return wrap(as_variable(data))
+    var = lt.as_tensor_variable(as_variable(object))
+    if dtype is not None:
+        var = lt.cast(var, np.dtype(dtype))
+    if ndmin > var.ndim:
+        var = lt.expand_dims(var, tuple(range(ndmin - var.ndim)))
+    return wrap(var)
+
+
+def copy(a: ArrayLike, order: str | None = "K", subok: bool = False) -> Array:
+    """A copy of ``a`` (``numpy.copy``): lazy arrays are values, so this is ``a``'s
+    value as a new array that later in-place updates of ``a`` do not change.
+
+    >>> copy([1, 2]).compute()
+    array([1, 2])
+    """
+    _check_order("copy", order)
+    return wrap(lt.copy(as_variable(a)))
+
+
+def zeros(
+    shape: Any,
+    dtype: DTypeLike = None,
+    order: str | None = "C",
+    *,
+    device: Any = None,
+    like: Any = None,
+) -> Array:
+    """An array of zeros (``numpy.zeros``; float64 unless ``dtype`` says otherwise).
+
+    >>> zeros((2, 2)).compute()
+    array([[0., 0.],
+           [0., 0.]])
+    """
+    _check_order("zeros", order)
+    return wrap(lt.zeros(_shape(shape), dtype=_dtype(dtype) or "float64"))
+
+
+def ones(
+    shape: Any,
+    dtype: DTypeLike = None,
+    order: str | None = "C",
+    *,
+    device: Any = None,
+    like: Any = None,
+) -> Array:
+    """An array of ones (``numpy.ones``; float64 unless ``dtype`` says otherwise).
+
+    >>> ones(3, dtype="int32").compute()
+    array([1, 1, 1], dtype=int32)
+    """
+    _check_order("ones", order)
+    return wrap(lt.ones(_shape(shape), dtype=_dtype(dtype) or "float64"))
+
+
+def empty(
+    shape: Any,
+    dtype: DTypeLike = None,
+    order: str | None = "C",
+    *,
+    device: Any = None,
+    like: Any = None,
+) -> Array:
+    """An array whose values are unspecified (``numpy.empty``; lazygraph fills it
+    with zeros, so no garbage ever leaks into results).
+
+    >>> empty((2, 3)).shape
+    (2, 3)
+    """
+    _check_order("empty", order)
+    return wrap(lt.empty(_shape(shape), dtype=_dtype(dtype) or "float64"))
+
+
+def full(
+    shape: Any,
+    fill_value: ArrayLike,
+    dtype: DTypeLike = None,
+    order: str | None = "C",
+    *,
+    device: Any = None,
+    like: Any = None,
+) -> Array:
+    """An array filled with ``fill_value`` (broadcast to ``shape``); its dtype is
+    ``fill_value``'s unless given (``numpy.full``).
+
+    >>> full((2,), 7).compute()
+    array([7, 7])
+    """
+    _check_order("full", order)
+    return wrap(lt.full(_shape(shape), as_variable(fill_value), dtype=_dtype(dtype)))
+
+
+def _like(
+    name: str, a: ArrayLike, fill: ArrayLike, dtype: DTypeLike, order: Any, shape: Any
+) -> Array:
+    _check_order(name, order)
+    x = lt.as_tensor_variable(as_variable(a))
+    size = None if shape is None else _shape(shape)
+    return wrap(lt.full_like(x, as_variable(fill), dtype=_dtype(dtype), shape=size))
+
+
+def zeros_like(
+    a: ArrayLike,
+    dtype: DTypeLike = None,
+    order: str | None = "K",
+    subok: bool = True,
+    shape: Any = None,
+    *,
+    device: Any = None,
+) -> Array:
+    """Zeros with ``a``'s shape and dtype unless given (``numpy.zeros_like``).
+
+    >>> zeros_like([[1, 2]]).compute()
+    array([[0, 0]])
+    """
+    return _like("zeros_like", a, 0, dtype, order, shape)
+
+
+def ones_like(
+    a: ArrayLike,
+    dtype: DTypeLike = None,
+    order: str | None = "K",
+    subok: bool = True,
+    shape: Any = None,
+    *,
+    device: Any = None,
+) -> Array:
+    """Ones with ``a``'s shape and dtype unless given (``numpy.ones_like``).
+
+    >>> ones_like([1.5, 2.5]).compute()
+    array([1., 1.])
+    """
+    return _like("ones_like", a, 1, dtype, order, shape)
+
+
+def empty_like(
+    prototype: ArrayLike,
+    dtype: DTypeLike = None,
+    order: str | None = "K",
+    subok: bool = True,
+    shape: Any = None,
+    *,
+    device: Any = None,
+) -> Array:
+    """An unspecified (here zero-filled) array like ``prototype`` (``numpy.empty_like``).
+
+    >>> empty_like([[1, 2]]).shape
+    (1, 2)
+    """
+    return _like("empty_like", prototype, 0, dtype, order, shape)
+
+
+def full_like(
+    a: ArrayLike,
+    fill_value: ArrayLike,
+    dtype: DTypeLike = None,
+    order: str | None = "K",
+    subok: bool = True,
+    shape: Any = None,
+    *,
+    device: Any = None,
+) -> Array:
+    """``fill_value`` with ``a``'s shape and dtype unless given (``numpy.full_like``).
+
+    >>> full_like([1, 2, 3], 2.7).compute()
+    array([2, 2, 2])
+    """
+    return _like("full_like", a, fill_value, dtype, order, shape)
+
+
+def arange(
+    start_or_stop: ArrayLike,
+    stop: ArrayLike = None,
+    step: ArrayLike = None,
+    dtype: DTypeLike = None,
+    *,
+    start: ArrayLike = None,
+    device: Any = None,
+    like: Any = None,
+) -> Array:
+    """Evenly spaced values in ``[start, stop)`` (``numpy.arange``: ``arange(stop)``,
+    ``arange(start, stop[, step])``); the length is static when the arguments are
+    known when the graph is built.
+
+    >>> arange(5).compute()
+    array([0, 1, 2, 3, 4])
+    >>> arange(1.0, 2.0, 0.25).compute()
+    array([1.  , 1.25, 1.5 , 1.75])
+    """
+    if start is not None:
+        begin, stop = start, start_or_stop if stop is None else stop
+    elif stop is None:
+        begin, stop = 0, start_or_stop
+    else:
+        begin = start_or_stop
+    step = 1 if step is None else step
+    args = [as_variable(v) for v in (begin, stop, step)]
+    return wrap(lt.arange(*args, dtype=_dtype(dtype)))
+
+
+def linspace(
+    start: ArrayLike,
+    stop: ArrayLike,
+    num: int = 50,
+    endpoint: bool = True,
+    retstep: bool = False,
+    dtype: DTypeLike = None,
+    axis: int = 0,
+    *,
+    device: Any = None,
+) -> Any:
+    """``num`` evenly spaced samples from ``start`` to ``stop`` (``numpy.linspace``;
+    array endpoints broadcast, the samples along ``axis``). ``retstep=True``
+    also returns the spacing.
+
+    >>> linspace(0, 1, 5).compute()
+    array([0.  , 0.25, 0.5 , 0.75, 1.  ])
+    """
+    lo, hi = as_variable(start), as_variable(stop)
+    samples = lt.linspace(lo, hi, num, endpoint=endpoint, dtype=_dtype(dtype), axis=axis)
+    if not retstep:
+        return wrap(samples)
+    intervals = int(num) - 1 if endpoint else int(num)
+    if intervals <= 0:
+        return wrap(samples), float("nan")  # numpy's step when there is no interval
+    step = lt.divide(lt.subtract(hi, lo), intervals)
+    return wrap(samples), wrap(step)
+
+
+def logspace(
+    start: ArrayLike,
+    stop: ArrayLike,
+    num: int = 50,
+    endpoint: bool = True,
+    base: ArrayLike = 10.0,
+    dtype: DTypeLike = None,
+    axis: int = 0,
+) -> Array:
+    """``base ** linspace(start, stop, num)`` (``numpy.logspace``).
+
+    >>> logspace(0, 2, 3).compute()
+    array([  1.,  10., 100.])
+    """
+    exponents = lt.linspace(as_variable(start), as_variable(stop), num, endpoint=endpoint)
+    result = lt.pow(as_variable(base), exponents)
+    if axis != 0:
+        result = lt.moveaxis(result, 0, axis)
+    return wrap(result if dtype is None else lt.cast(result, np.dtype(dtype)))
+
+
+def eye(
+    N: int,
+    M: int | None = None,
+    k: int = 0,
+    dtype: DTypeLike = float,
+    order: str | None = "C",
+    *,
+    device: Any = None,
+    like: Any = None,
+) -> Array:
+    """A 2-d array with ones on the ``k``-th diagonal (``numpy.eye``).
+
+    >>> eye(2, 3, k=1).compute()
+    array([[0., 1., 0.],
+           [0., 0., 1.]])
+    """
+    _check_order("eye", order)
+    dt = np.dtype(float if dtype is None else dtype)
+    return wrap(lt.eye(_size(N), None if M is None else _size(M), k, dtype=dt))
+
+
+def identity(n: int, dtype: DTypeLike = None, *, like: Any = None) -> Array:
+    """The ``n`` x ``n`` identity matrix (``numpy.identity``).
+
+    >>> identity(2, dtype="int32").compute()
+    array([[1, 0],
+           [0, 1]], dtype=int32)
+    """
+    return wrap(lt.identity(_size(n), dtype=_dtype(dtype) or "float64"))
+
+
+def tri(
+    N: int, M: int | None = None, k: int = 0, dtype: DTypeLike = float, *, like: Any = None
+) -> Array:
+    """Ones at and below the ``k``-th diagonal, zeros above (``numpy.tri``).
+
+    >>> tri(3, 2, dtype="int32").compute()
+    array([[1, 0],
+           [1, 1],
+           [1, 1]], dtype=int32)
+    """
+    dt = np.dtype(float if dtype is None else dtype)
+    return wrap(lt.tri(_size(N), None if M is None else _size(M), k, dtype=dt))
+
+
+def tril(m: ArrayLike, k: int = 0) -> Array:
+    """The lower triangle of the last two axes: elements above the ``k``-th
+    diagonal zeroed (``numpy.tril``).
+
+    >>> tril([[1, 2], [3, 4]]).compute()
+    array([[1, 0],
+           [3, 4]])
+    """
+    return wrap(lt.tril(as_variable(m), k))
+
+
+def triu(m: ArrayLike, k: int = 0) -> Array:
+    """The upper triangle of the last two axes: elements below the ``k``-th
+    diagonal zeroed (``numpy.triu``).
+
+    >>> triu([[1, 2], [3, 4]]).compute()
+    array([[1, 2],
+           [0, 4]])
+    """
+    return wrap(lt.triu(as_variable(m), k))
+
+
+def diag(v: ArrayLike, k: int = 0) -> Array:
+    """The ``k``-th diagonal of a 2-d array, or a 2-d array with 1-d ``v`` on its
+    ``k``-th diagonal (``numpy.diag``).
+
+    >>> diag([1, 2]).compute()
+    array([[1, 0],
+           [0, 2]])
+    >>> diag([[1, 2], [3, 4]], k=1).compute()
+    array([2])
+    """
+    x = lt.as_tensor_variable(as_variable(v))
+    if x.ndim == 2:
+        return wrap(lt.diagonal(x, offset=k))
+    if x.ndim != 1:
+        raise ValueError("diag: input must be 1- or 2-d.")
+    n = lt.shape_tuple(x)[0]
+    size = n + abs(int(k)) if isinstance(n, int) else lt.add(n, abs(int(k)))
+    eye_k = lt.eye(size, size, k, dtype="bool")
+    # M[r, r + k] = v[r] for k >= 0 and M[c - k, c] = v[c] for k < 0: v, padded
+    # at its end to the result's size, as a column (k >= 0) or a row (k < 0).
+    padded = lt.pad(x, [(0, abs(int(k)))])
+    values = lt.expand_dims(padded, 1 if k >= 0 else 0)
+    return wrap(lt.where(eye_k, values, lt.zeros((), dtype=x.dtype)))
+
+
+def meshgrid(
+    *xi: ArrayLike, copy: bool = True, sparse: bool = False, indexing: str = "xy"
+) -> tuple[Array, ...]:
+    """Coordinate arrays from coordinate vectors (``numpy.meshgrid``; ``indexing``
+    ``"xy"`` (Cartesian, the default) or ``"ij"`` (matrix)).
+
+    >>> xs, ys = meshgrid([1, 2, 3], [4, 5])
+    >>> xs.compute()
+    array([[1, 2, 3],
+           [1, 2, 3]])
+    """
+    grids = lt.meshgrid(*(as_variable(x) for x in xi), indexing=indexing, sparse=sparse)
+    return tuple(wrap(g) for g in grids)
+
+
+def from_dlpack(x: Any, /, *, device: Any = None, copy: bool | None = None) -> Array:
+    """An array from any object with ``__dlpack__`` (``numpy.from_dlpack``): the
+    data enters the graph as an input, as numpy data does.
+
+    >>> import numpy
+    >>> from_dlpack(numpy.arange(3)).compute()
+    array([0, 1, 2])
+    """
+    return wrap(lt.as_tensor_variable(as_variable(np.from_dlpack(x))))

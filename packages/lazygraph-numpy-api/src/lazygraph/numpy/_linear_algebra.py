@@ -1,3 +1,268 @@
-"""(being written)"""
+"""Linear algebra in the main namespace, with numpy's signatures: ``matmul``,
+``dot``, ``vdot``, ``inner``, ``outer``, ``tensordot``, ``vecdot``, ``einsum``,
+``matrix_transpose``, ``trace``, ``diagonal``, ``cross`` and ``kron``
+(``lazygraph.numpy.linalg`` holds the decompositions and solvers).
 
-__all__: list[str] = []
+>>> a = [[1.0, 2.0], [3.0, 4.0]]
+>>> matmul(a, [1.0, 1.0]).compute()
+array([3., 7.])
+"""
+
+from __future__ import annotations
+
+import warnings
+from typing import Any
+
+import lazygraph.tensor as lt
+import numpy as np
+from lazygraph.numpy._array import Array
+from lazygraph.numpy._convert import as_variable, wrap
+from lazygraph.numpy._ufunc import ArrayLike, DTypeLike, apply_ufunc, reject_out
+from lazygraph.tensor.shape import normalize_axis
+
+__all__ = [
+    "cross",
+    "diagonal",
+    "dot",
+    "einsum",
+    "inner",
+    "kron",
+    "matmul",
+    "matrix_transpose",
+    "outer",
+    "tensordot",
+    "trace",
+    "vdot",
+    "vecdot",
+]
+
+_NO_VALUE: Any = object()
+
+
+def _tensor(x: ArrayLike) -> Any:
+    return lt.as_tensor_variable(as_variable(x))
+
+
+def matmul(x1: ArrayLike, x2: ArrayLike, /, out: None = None, **kwargs: Any) -> Array:
+    """The matrix product, broadcasting over leading (batch) axes; 1-d operands
+    are vectors (``numpy.matmul``, the ``@`` operator). 0-d operands are a ValueError.
+
+    >>> matmul([[1, 2], [3, 4]], [[1], [1]]).compute()
+    array([[3],
+           [7]])
+    """
+    for key in ("axes", "axis"):
+        if kwargs.pop(key, _NO_VALUE) is not _NO_VALUE:
+            raise NotImplementedError(f"matmul: {key}= is not supported by lazygraph")
+    if kwargs.pop("keepdims", False):
+        raise NotImplementedError("matmul: keepdims= is not supported by lazygraph")
+    return apply_ufunc("matmul", lt.matmul, (x1, x2), out, kwargs)
+
+
+def vecdot(
+    x1: ArrayLike, x2: ArrayLike, /, out: None = None, *, axis: int = -1, **kwargs: Any
+) -> Array:
+    """The dot product of vectors along ``axis`` (the first conjugated),
+    broadcasting over the other axes (``numpy.vecdot``).
+
+    >>> vecdot([[1, 2], [3, 4]], [1, 1]).compute()
+    array([3, 7])
+    """
+    if kwargs.pop("axes", _NO_VALUE) is not _NO_VALUE:
+        raise NotImplementedError("vecdot: axes= is not supported by lazygraph")
+    if kwargs.pop("keepdims", False):
+        raise NotImplementedError("vecdot: keepdims= is not supported by lazygraph")
+    return apply_ufunc("vecdot", lambda a, b: lt.vecdot(a, b, axis=axis), (x1, x2), out, kwargs)
+
+
+def matrix_transpose(x: ArrayLike, /) -> Array:
+    """``x`` with its last two axes swapped (``numpy.matrix_transpose``; needs 2 or
+    more dimensions).
+
+    >>> matrix_transpose([[1, 2, 3]]).shape
+    (3, 1)
+    """
+    return wrap(lt.matrix_transpose(as_variable(x)))
+
+
+def dot(a: ArrayLike, b: ArrayLike, out: None = None) -> Array:
+    """The dot product (``numpy.dot``): inner product of vectors, matrix product of
+    matrices, a sum over the last axis of ``a`` and the second-to-last of ``b`` in
+    general; a 0-d operand multiplies.
+
+    >>> dot([1, 2, 3], [4, 5, 6]).compute()
+    array(32)
+    """
+    reject_out("dot", out)
+    return wrap(lt.dot(as_variable(a), as_variable(b)))
+
+
+def vdot(a: ArrayLike, b: ArrayLike, /) -> Array:
+    """The dot product of the flattened arrays, the first one conjugated
+    (``numpy.vdot``).
+
+    >>> vdot([1j, 2], [1j, 2]).compute()
+    array(5.+0.j)
+    """
+    x, y = lt.ravel(_tensor(a)), lt.ravel(_tensor(b))
+    if np.dtype(x.dtype).kind == "c":
+        x = lt.conj(x)
+    return wrap(lt.dot(x, y))
+
+
+def inner(a: ArrayLike, b: ArrayLike, /) -> Array:
+    """The sum product over the last axes of ``a`` and ``b`` (``numpy.inner``); a
+    0-d operand multiplies.
+
+    >>> inner([[1, 2], [3, 4]], [1, 1]).compute()
+    array([3, 7])
+    """
+    x, y = _tensor(a), _tensor(b)
+    if x.ndim == 0 or y.ndim == 0:
+        return wrap(lt.multiply(x, y))
+    return wrap(lt.tensordot(x, y, axes=([-1], [-1])))
+
+
+def outer(a: ArrayLike, b: ArrayLike, out: None = None) -> Array:
+    """The outer product of the flattened arrays: ``a[i] * b[j]`` (``numpy.outer``).
+
+    >>> outer([1, 2], [1, 10, 100]).compute()
+    array([[  1,  10, 100],
+           [  2,  20, 200]])
+    """
+    reject_out("outer", out)
+    return wrap(lt.outer(as_variable(a), as_variable(b)))
+
+
+def tensordot(a: ArrayLike, b: ArrayLike, axes: Any = 2) -> Array:
+    """The sum product over the last ``axes`` axes of ``a`` and the first of ``b``,
+    or over the axes named by a pair of sequences (``numpy.tensordot``).
+
+    >>> tensordot([[1, 2], [3, 4]], [[1, 0], [0, 1]]).compute()
+    array(5)
+    """
+    return wrap(lt.tensordot(as_variable(a), as_variable(b), axes))
+
+
+def einsum(subscripts: str, *operands: ArrayLike, out: None = None, **kwargs: Any) -> Array:
+    """Einstein summation (``numpy.einsum``), with ``...`` for broadcast axes and
+    the implicit alphabetical output when ``->`` is absent. ``optimize`` is
+    accepted (lazygraph's rewrites choose the contraction); ``dtype=`` casts the
+    operands first.
+
+    >>> einsum("ij,j->i", [[1, 2], [3, 4]], [1, 1]).compute()
+    array([3, 7])
+    """
+    reject_out("einsum", out)
+    kwargs.pop("optimize", None)
+    dtype = kwargs.pop("dtype", None)
+    casting = kwargs.pop("casting", "safe")
+    kwargs.pop("order", None)
+    if kwargs:
+        raise TypeError(f"einsum() got an unexpected keyword argument {next(iter(kwargs))!r}")
+    variables = [_tensor(x) for x in operands]
+    if dtype is not None:
+        dt = np.dtype(dtype)
+        for v in variables:
+            if not np.can_cast(np.dtype(v.dtype), dt, casting):
+                raise TypeError(
+                    f"einsum: cannot cast operand from dtype('{v.dtype}') to {dt!r} "
+                    f"with casting rule {casting!r}"
+                )
+        variables = [lt.cast(v, dt) for v in variables]
+    return wrap(lt.einsum(subscripts, *variables))
+
+
+def trace(
+    a: ArrayLike,
+    offset: int = 0,
+    axis1: int = 0,
+    axis2: int = 1,
+    dtype: DTypeLike = None,
+    out: None = None,
+) -> Array:
+    """The sum along the ``offset`` diagonal of the 2-d sub-arrays on ``axis1``,
+    ``axis2`` (``numpy.trace``; integers accumulate as ``sum`` does).
+
+    >>> trace([[1, 2], [3, 4]]).compute()
+    array(5)
+    """
+    reject_out("trace", out)
+    return wrap(lt.trace(as_variable(a), offset, axis1, axis2, dtype=dtype))
+
+
+def diagonal(a: ArrayLike, offset: int = 0, axis1: int = 0, axis2: int = 1) -> Array:
+    """The ``offset`` diagonal of the 2-d sub-arrays on ``axis1``, ``axis2``, as the
+    last axis of the result (``numpy.diagonal``).
+
+    >>> diagonal([[1, 2], [3, 4]], offset=1).compute()
+    array([2])
+    """
+    return wrap(lt.diagonal(as_variable(a), offset, axis1, axis2))
+
+
+def cross(
+    a: ArrayLike,
+    b: ArrayLike,
+    axisa: int = -1,
+    axisb: int = -1,
+    axisc: int = -1,
+    axis: int | None = None,
+) -> Array:
+    """The cross product of 3-vectors along ``axisa``/``axisb`` (``axis`` sets all
+    three), broadcasting over the other axes (``numpy.cross``). 2-vectors are
+    deprecated in numpy 2 and work as there: their z component is 0, and two
+    2-vectors give the z component alone.
+
+    >>> cross([1, 0, 0], [0, 1, 0]).compute()
+    array([0, 0, 1])
+    """
+    x, y = _tensor(a), _tensor(b)
+    if axis is not None:
+        axisa = axisb = axisc = axis
+    for v in (x, y):
+        if v.ndim == 0:
+            raise ValueError("cross: inputs must have at least one dimension")
+    x = lt.moveaxis(x, normalize_axis(axisa, x.ndim, "cross"), -1)
+    y = lt.moveaxis(y, normalize_axis(axisb, y.ndim, "cross"), -1)
+    nx, ny = x.type.shape[-1], y.type.shape[-1]
+    if nx not in (2, 3) or ny not in (2, 3):
+        raise ValueError("incompatible dimensions for cross product\n(dimension must be 2 or 3)")
+    if nx == 2 or ny == 2:
+        warnings.warn(
+            "Arrays of 2-dimensional vectors are deprecated. Use arrays of "
+            "3-dimensional vectors instead. (deprecated in NumPy 2.0)",
+            DeprecationWarning,
+            stacklevel=2,
+        )
+    x3 = lt.pad(x, [(0, 0)] * (x.ndim - 1) + [(0, 1)]) if nx == 2 else x
+    y3 = lt.pad(y, [(0, 0)] * (y.ndim - 1) + [(0, 1)]) if ny == 2 else y
+    result = lt.cross(x3, y3, axis=-1)
+    if nx == 2 and ny == 2:
+        return wrap(lt.getitem(result, (Ellipsis, 2)))
+    return wrap(lt.moveaxis(result, -1, normalize_axis(axisc, result.ndim, "cross")))
+
+
+def kron(a: ArrayLike, b: ArrayLike) -> Array:
+    """The Kronecker product: blocks of ``b`` scaled by the elements of ``a``
+    (``numpy.kron``).
+
+    >>> kron([1, 10], [1, 2]).compute()
+    array([ 1,  2, 10, 20])
+    """
+    x, y = _tensor(a), _tensor(b)
+    nd = max(x.ndim, y.ndim)
+    x = lt.reshape(x, (1,) * (nd - x.ndim) + tuple(lt.shape_tuple(x))) if x.ndim < nd else x
+    y = lt.reshape(y, (1,) * (nd - y.ndim) + tuple(lt.shape_tuple(y))) if y.ndim < nd else y
+    # Interleave the axes: x's axis i at 2i, y's at 2i + 1, then merge each pair.
+    xe = lt.expand_dims(x, tuple(2 * i + 1 for i in range(nd)))
+    ye = lt.expand_dims(y, tuple(2 * i for i in range(nd)))
+    product = lt.multiply(xe, ye)
+    sx, sy = lt.shape_tuple(x), lt.shape_tuple(y)
+    sizes = [
+        sx[i] * sy[i]
+        if isinstance(sx[i], int) and isinstance(sy[i], int)
+        else lt.multiply(sx[i], sy[i])
+        for i in range(nd)
+    ]
+    return wrap(lt.reshape(product, sizes))

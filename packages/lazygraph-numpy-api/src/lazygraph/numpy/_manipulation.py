@@ -1,3 +1,398 @@
-"""(being written)"""
+"""Shape and structure manipulation with numpy's signatures: reshaping and
+transposing, joining and splitting, flipping/rolling/repeating, padding, and
+``take``/``take_along_axis``.
 
-__all__: list[str] = []
+Bad axes raise ``numpy.exceptions.AxisError`` and bad shapes ``ValueError``,
+naming the function, when the graph is built.
+
+>>> x = reshape(arange(6), (2, 3))
+>>> moveaxis(x, 0, -1).shape, concatenate([x, x], axis=None).shape
+((3, 2), (12,))
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import lazygraph.tensor as lt
+import numpy as np
+from lazygraph.numpy import _joining
+from lazygraph.numpy._array import Array
+from lazygraph.numpy._convert import as_variable, wrap
+from lazygraph.numpy._creation import arange  # noqa: F401 - used by the examples
+from lazygraph.numpy._joining import *  # noqa: F403
+from lazygraph.numpy._joining import _tensor, _wrap_all
+from lazygraph.numpy._ufunc import ArrayLike, reject_out
+from lazygraph.tensor.shape import normalize_axis
+
+__all__ = [
+    "atleast_1d",
+    "atleast_2d",
+    "atleast_3d",
+    "broadcast_arrays",
+    "broadcast_shapes",
+    "broadcast_to",
+    "expand_dims",
+    "flip",
+    "fliplr",
+    "flipud",
+    "moveaxis",
+    "ndim",
+    "pad",
+    "permute_dims",
+    "ravel",
+    "repeat",
+    "reshape",
+    "roll",
+    "rot90",
+    "shape",
+    "size",
+    "squeeze",
+    "swapaxes",
+    "take",
+    "take_along_axis",
+    "tile",
+    "transpose",
+    *_joining.__all__,
+]
+
+
+# -- shape -----------------------------------------------------------------------
+
+
+def shape(a: ArrayLike) -> tuple[Any, ...]:
+    """The shape of ``a`` (``numpy.shape``): ints where known when the graph is built.
+
+    >>> shape([[1, 2, 3]])
+    (1, 3)
+    """
+    return wrap(_tensor(a)).shape
+
+
+def ndim(a: ArrayLike) -> int:
+    """The number of dimensions of ``a`` (``numpy.ndim``).
+
+    >>> ndim([[1, 2, 3]])
+    2
+    """
+    return int(_tensor(a).ndim)
+
+
+def size(a: ArrayLike, axis: int | None = None) -> Any:
+    """The number of elements of ``a``, or along ``axis`` (``numpy.size``).
+
+    >>> size([[1, 2, 3]]), size([[1, 2, 3]], 1)
+    (3, 3)
+    """
+    arr = wrap(_tensor(a))
+    if axis is None:
+        return arr.size
+    return arr.shape[int(axis)]
+
+
+def reshape(
+    a: ArrayLike, /, shape: Any = None, order: str = "C", *, copy: bool | None = None
+) -> Array:
+    """``a`` with a new shape, one size may be -1 (``numpy.reshape``; ``order="F"``
+    reads and writes in column-major order).
+
+    >>> reshape([1, 2, 3, 4, 5, 6], (2, -1)).compute()
+    array([[1, 2, 3],
+           [4, 5, 6]])
+    """
+    if shape is None:
+        raise TypeError("reshape() missing required argument 'shape'")
+    if order not in ("C", "F", "A"):
+        raise ValueError(f"reshape: order must be 'C', 'F' or 'A' (got {order!r})")
+    return wrap(lt.reshape(as_variable(a), shape, order="C" if order == "A" else order))
+
+
+def ravel(a: ArrayLike, order: str = "C") -> Array:
+    """``a`` flattened to 1-d (``numpy.ravel``; ``order="F"`` in column-major order).
+
+    >>> ravel([[1, 2], [3, 4]], order="F").compute()
+    array([1, 3, 2, 4])
+    """
+    x = _tensor(a)
+    if order == "F":
+        x = lt.transpose(x)
+    elif order not in ("C", "A", "K"):
+        raise ValueError(f"ravel: order must be one of 'C', 'F', 'A', or 'K' (got {order!r})")
+    return wrap(lt.ravel(x))
+
+
+def transpose(a: ArrayLike, axes: Sequence[int] | None = None) -> Array:
+    """``a`` with its axes permuted, reversed by default (``numpy.transpose``).
+
+    >>> transpose([[1, 2, 3]]).shape
+    (3, 1)
+    """
+    return wrap(lt.transpose(as_variable(a), axes))
+
+
+def permute_dims(a: ArrayLike, /, axes: Sequence[int] | None = None) -> Array:
+    """``a`` with its axes permuted (array API ``permute_dims``; numpy's ``transpose``).
+
+    >>> permute_dims(reshape(arange(6), (1, 2, 3)), (2, 0, 1)).shape
+    (3, 1, 2)
+    """
+    return wrap(lt.transpose(as_variable(a), axes))
+
+
+def swapaxes(a: ArrayLike, axis1: int, axis2: int) -> Array:
+    """``a`` with two axes interchanged (``numpy.swapaxes``).
+
+    >>> swapaxes([[1, 2, 3]], 0, 1).shape
+    (3, 1)
+    """
+    return wrap(lt.swapaxes(as_variable(a), axis1, axis2))
+
+
+def moveaxis(a: ArrayLike, source: Any, destination: Any) -> Array:
+    """``a`` with axes moved to new positions, the others in order (``numpy.moveaxis``).
+
+    >>> moveaxis(reshape(arange(6), (1, 2, 3)), 0, -1).shape
+    (2, 3, 1)
+    """
+    return wrap(lt.moveaxis(as_variable(a), source, destination))
+
+
+def expand_dims(a: ArrayLike, axis: int | Sequence[int] = 0) -> Array:
+    """``a`` with size-1 axes inserted at ``axis`` (``numpy.expand_dims``).
+
+    >>> expand_dims([1, 2], axis=(0, 2)).shape
+    (1, 2, 1)
+    """
+    return wrap(lt.expand_dims(as_variable(a), axis))
+
+
+def squeeze(a: ArrayLike, axis: int | Sequence[int] | None = None) -> Array:
+    """``a`` without size-1 axes, or only those in ``axis`` (``numpy.squeeze``).
+
+    >>> squeeze([[[1], [2]]]).shape
+    (2,)
+    """
+    return wrap(lt.squeeze(as_variable(a), axis))
+
+
+def broadcast_to(array: ArrayLike, shape: Any, subok: bool = False) -> Array:
+    """``array`` broadcast to ``shape`` (``numpy.broadcast_to``).
+
+    >>> broadcast_to([1, 2], (3, 2)).compute()
+    array([[1, 2],
+           [1, 2],
+           [1, 2]])
+    """
+    return wrap(lt.broadcast_to(as_variable(array), shape))
+
+
+def broadcast_arrays(*args: ArrayLike, subok: bool = False) -> tuple[Array, ...]:
+    """The arrays broadcast against each other (``numpy.broadcast_arrays``).
+
+    >>> [a.shape for a in broadcast_arrays([[1], [2]], [3, 4, 5])]
+    [(2, 3), (2, 3)]
+    """
+    return tuple(_wrap_all(lt.broadcast_arrays(*(_tensor(a) for a in args))))
+
+
+def broadcast_shapes(*shapes: Any) -> tuple[int, ...]:
+    """The shape the given shapes broadcast to (``numpy.broadcast_shapes``).
+
+    >>> broadcast_shapes((2, 1), (3,))
+    (2, 3)
+    """
+    return np.broadcast_shapes(*shapes)
+
+
+def atleast_1d(*arys: ArrayLike) -> Any:
+    """Each input with at least one dimension (``numpy.atleast_1d``): one array
+    for one input, else a tuple.
+
+    >>> atleast_1d(5.0).shape
+    (1,)
+    """
+    out = [wrap(lt.reshape(x, (1,)) if x.ndim == 0 else x) for x in map(_tensor, arys)]
+    return out[0] if len(out) == 1 else tuple(out)
+
+
+def atleast_2d(*arys: ArrayLike) -> Any:
+    """Each input with at least two dimensions, 1-d ``(N,)`` becoming ``(1, N)``
+    (``numpy.atleast_2d``).
+
+    >>> atleast_2d([1, 2]).shape
+    (1, 2)
+    """
+    out = []
+    for x in map(_tensor, arys):
+        out.append(wrap(lt.expand_dims(x, tuple(range(2 - x.ndim))) if x.ndim < 2 else x))
+    return out[0] if len(out) == 1 else tuple(out)
+
+
+def atleast_3d(*arys: ArrayLike) -> Any:
+    """Each input with at least three dimensions: ``(N,)`` becomes ``(1, N, 1)`` and
+    ``(M, N)`` becomes ``(M, N, 1)`` (``numpy.atleast_3d``).
+
+    >>> atleast_3d([[1, 2]]).shape
+    (1, 2, 1)
+    """
+    out = []
+    for x in map(_tensor, arys):
+        if x.ndim == 0:
+            x = lt.reshape(x, (1, 1, 1))
+        elif x.ndim == 1:
+            x = lt.expand_dims(x, (0, 2))
+        elif x.ndim == 2:
+            x = lt.expand_dims(x, 2)
+        out.append(wrap(x))
+    return out[0] if len(out) == 1 else tuple(out)
+
+
+# -- reordering and repeating ------------------------------------------------------
+
+
+def flip(m: ArrayLike, axis: int | Sequence[int] | None = None) -> Array:
+    """``m`` with the order of elements reversed along ``axis`` (all axes by
+    default) (``numpy.flip``).
+
+    >>> flip([[1, 2], [3, 4]], axis=1).compute()
+    array([[2, 1],
+           [4, 3]])
+    """
+    return wrap(lt.flip(as_variable(m), axis))
+
+
+def fliplr(m: ArrayLike) -> Array:
+    """``m`` reversed along axis 1 (``numpy.fliplr``).
+
+    >>> fliplr([[1, 2]]).compute()
+    array([[2, 1]])
+    """
+    return wrap(lt.fliplr(as_variable(m)))
+
+
+def flipud(m: ArrayLike) -> Array:
+    """``m`` reversed along axis 0 (``numpy.flipud``).
+
+    >>> flipud([1, 2]).compute()
+    array([2, 1])
+    """
+    return wrap(lt.flipud(as_variable(m)))
+
+
+def rot90(m: ArrayLike, k: int = 1, axes: tuple[int, int] = (0, 1)) -> Array:
+    """``m`` rotated by 90 degrees ``k`` times in the plane of ``axes``, from the
+    first axis toward the second (``numpy.rot90``).
+
+    >>> rot90([[1, 2], [3, 4]]).compute()
+    array([[2, 4],
+           [1, 3]])
+    """
+    x = _tensor(m)
+    axes = tuple(axes)
+    if len(axes) != 2:
+        raise ValueError("len(axes) must be 2.")
+    if x.ndim < 2:
+        raise ValueError(f"Axes must be different and the array must have ndim >= 2, got {x.ndim}")
+    a0, a1 = (int(a) % x.ndim if -x.ndim <= int(a) < x.ndim else int(a) for a in axes)
+    if a0 == a1 or not (0 <= a0 < x.ndim and 0 <= a1 < x.ndim):
+        raise ValueError(f"Axes={axes} out of range or equal for array of ndim={x.ndim}.")
+    k = int(k) % 4
+    if k == 0:
+        return wrap(lt.copy(x))
+    if k == 2:
+        return wrap(lt.flip(x, (a0, a1)))
+    perm = list(range(x.ndim))
+    perm[a0], perm[a1] = perm[a1], perm[a0]
+    if k == 1:
+        return wrap(lt.transpose(lt.flip(x, a1), perm))
+    return wrap(lt.flip(lt.transpose(x, perm), a1))
+
+
+def roll(a: ArrayLike, shift: Any, axis: int | Sequence[int] | None = None) -> Array:
+    """``a`` with its elements shifted cyclically along ``axis`` (flattened if
+    None) (``numpy.roll``).
+
+    >>> roll([1, 2, 3, 4], 1).compute()
+    array([4, 1, 2, 3])
+    """
+    return wrap(lt.roll(as_variable(a), shift, axis))
+
+
+def repeat(a: ArrayLike, repeats: Any, axis: int | None = None) -> Array:
+    """Each element of ``a`` repeated ``repeats`` times (per element when an array)
+    along ``axis``, or of the flattened array (``numpy.repeat``).
+
+    >>> repeat([1, 2], [1, 2]).compute()
+    array([1, 2, 2])
+    """
+    if isinstance(repeats, list | tuple):
+        repeats = np.asarray(repeats, dtype=np.int64 if len(repeats) == 0 else None)
+    reps = repeats if isinstance(repeats, int) else as_variable(repeats)
+    return wrap(lt.repeat(as_variable(a), reps, axis))
+
+
+def tile(A: ArrayLike, reps: Any) -> Array:
+    """``A`` repeated ``reps`` times along each axis (``numpy.tile``).
+
+    >>> tile([1, 2], (2, 2)).compute()
+    array([[1, 2, 1, 2],
+           [1, 2, 1, 2]])
+    """
+    return wrap(lt.tile(as_variable(A), reps))
+
+
+def pad(array: ArrayLike, pad_width: Any, mode: str = "constant", **kwargs: Any) -> Array:
+    """``array`` padded by ``pad_width`` (``numpy.pad``; modes ``constant`` (with
+    ``constant_values``), ``edge``, ``reflect``, ``symmetric``, ``wrap`` as the
+    tensor layer supports them).
+
+    >>> pad([1, 2], (1, 2), constant_values=9).compute()
+    array([9, 1, 2, 9, 9])
+    """
+    unknown = set(kwargs) - {"constant_values"}
+    if unknown:
+        raise NotImplementedError(
+            f"pad: keyword(s) {sorted(unknown)} are not supported by lazygraph"
+        )
+    values = kwargs.get("constant_values")
+    if values is not None and not isinstance(values, int | float | complex):
+        values = np.asarray(values).tolist()
+    return wrap(lt.pad(as_variable(array), pad_width, mode=mode, constant_values=values))
+
+
+# -- indexing functions -----------------------------------------------------------
+
+
+def take(
+    a: ArrayLike, indices: ArrayLike, axis: int | None = None, out: None = None, mode: str = "raise"
+) -> Array:
+    """Elements of ``a`` at ``indices`` along ``axis`` (of the flattened array if
+    None) (``numpy.take``; ``mode`` ``"raise"``, ``"wrap"`` or ``"clip"``).
+
+    >>> take([10, 20, 30], [2, 0]).compute()
+    array([30, 10])
+    >>> take([10, 20, 30], [5, -4], mode="wrap").compute()
+    array([30, 30])
+    """
+    reject_out("take", out)
+    if mode not in ("raise", "wrap", "clip"):
+        raise ValueError(f"take: mode must be 'raise', 'wrap' or 'clip' (got {mode!r})")
+    x = _tensor(a)
+    idx = as_variable(indices)
+    if mode != "raise":
+        if axis is None:
+            x, axis = lt.ravel(x), 0
+        n = lt.shape_tuple(x)[normalize_axis(axis, x.ndim, "take")]
+        idx = lt.remainder(idx, n) if mode == "wrap" else lt.clip(idx, 0, lt.subtract(n, 1))
+    return wrap(lt.take(x, idx, axis=axis))
+
+
+def take_along_axis(arr: ArrayLike, indices: ArrayLike, axis: int | None = -1) -> Array:
+    """Values of ``arr`` at ``indices`` matched along ``axis``, as returned by
+    ``argsort`` (``numpy.take_along_axis``).
+
+    >>> take_along_axis([[3, 1, 2]], [[1, 2, 0]], axis=1).compute()
+    array([[1, 2, 3]])
+    """
+    return wrap(lt.take_along_axis(as_variable(arr), as_variable(indices), axis=axis))

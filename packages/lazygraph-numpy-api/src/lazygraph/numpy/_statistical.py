@@ -1,3 +1,465 @@
-"""(being written)"""
+"""Reductions and statistics with numpy's signatures: ``sum``, ``prod``,
+``mean``, ``var``, ``std``, ``max``/``min`` (and ``amax``/``amin``), ``ptp``,
+``median``, ``average``, the cumulative functions, and ``nansum``/``nanmean``.
 
-__all__: list[str] = []
+``axis`` may be an int, a tuple or None; out-of-range axes raise numpy's
+``AxisError`` naming the function. ``keepdims``, ``dtype``, ``initial`` work as
+in numpy; ``out=`` and ``where=`` raise (lazy arrays are values, not buffers).
+
+>>> x = [[1.0, 2.0], [3.0, 5.0]]
+>>> sum(x, axis=0).compute(), mean(x, keepdims=True).shape
+(array([4., 7.]), (1, 1))
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import lazygraph.tensor as lt
+import numpy as np
+from lazygraph.numpy._array import Array
+from lazygraph.numpy._convert import as_variable, wrap
+from lazygraph.numpy._ufunc import ArrayLike, DTypeLike, reject_out
+from lazygraph.tensor.shape import normalize_axes
+
+__all__ = [
+    "amax",
+    "amin",
+    "average",
+    "cumprod",
+    "cumsum",
+    "cumulative_prod",
+    "cumulative_sum",
+    "max",
+    "mean",
+    "median",
+    "min",
+    "nanmean",
+    "nansum",
+    "prod",
+    "ptp",
+    "std",
+    "sum",
+    "var",
+]
+
+_NO_VALUE: Any = object()
+
+
+def _tensor(x: ArrayLike) -> Any:
+    return lt.as_tensor_variable(as_variable(x))
+
+
+def _check(name: str, out: Any, where: Any) -> None:
+    reject_out(name, out)
+    if where is not _NO_VALUE and where is not True:
+        raise NotImplementedError(
+            f"{name}: where= is not supported by lazygraph; reduce where(mask, x, identity) instead"
+        )
+
+
+def _axis(axis: Any) -> Any:
+    if isinstance(axis, list):
+        return tuple(axis)
+    return axis
+
+
+def sum(
+    a: ArrayLike,
+    axis: Any = None,
+    dtype: DTypeLike = None,
+    out: None = None,
+    keepdims: bool = False,
+    initial: Any = _NO_VALUE,
+    where: Any = _NO_VALUE,
+) -> Array:
+    """The sum over ``axis`` (``numpy.sum``): bool and small integers accumulate
+    in int64 (unsigned in uint64) unless ``dtype`` is given; ``initial`` is added.
+
+    >>> sum([[1, 2], [3, 4]], axis=1).compute()
+    array([3, 7])
+    """
+    _check("sum", out, where)
+    result = lt.sum(as_variable(a), axis=_axis(axis), dtype=dtype, keepdims=keepdims)
+    if initial is not _NO_VALUE:
+        result = lt.cast(lt.add(result, initial), result.dtype)
+    return wrap(result)
+
+
+def prod(
+    a: ArrayLike,
+    axis: Any = None,
+    dtype: DTypeLike = None,
+    out: None = None,
+    keepdims: bool = False,
+    initial: Any = _NO_VALUE,
+    where: Any = _NO_VALUE,
+) -> Array:
+    """The product over ``axis`` (``numpy.prod``; integers accumulate as in
+    :func:`sum`); ``initial`` multiplies the result.
+
+    >>> prod([[1, 2], [3, 4]]).compute()
+    array(24)
+    """
+    _check("prod", out, where)
+    result = lt.prod(as_variable(a), axis=_axis(axis), dtype=dtype, keepdims=keepdims)
+    if initial is not _NO_VALUE:
+        result = lt.cast(lt.multiply(result, initial), result.dtype)
+    return wrap(result)
+
+
+def _extremum(
+    name: str, a: ArrayLike, axis: Any, out: Any, keepdims: bool, initial: Any, where: Any
+) -> Array:
+    _check(name, out, where)
+    fn = lt.max if name in ("max", "amax") else lt.min
+    x = _tensor(a)
+    if initial is _NO_VALUE:
+        return wrap(fn(x, axis=_axis(axis), keepdims=keepdims))
+    # ``initial`` takes part in the reduction (and is the result of an empty one):
+    # move the reduced axes last, flatten them, and append one column of it.
+    axes = normalize_axes(_axis(axis), x.ndim, name)
+    kept = [i for i in range(x.ndim) if i not in axes]
+    sizes = lt.shape_tuple(x)
+    count: Any = 1
+    for i in axes:
+        count = count * sizes[i] if isinstance(sizes[i], int) else lt.multiply(count, sizes[i])
+    kept_sizes = [sizes[i] for i in kept]
+    flat = lt.reshape(lt.transpose(x, kept + list(axes)), [*kept_sizes, count])
+    column = lt.full([*kept_sizes, 1], initial, dtype=x.dtype)
+    result = fn(lt.concatenate([flat, column], axis=-1), axis=-1)
+    if keepdims and axes:
+        result = lt.expand_dims(result, axes)
+    return wrap(result)
+
+
+def max(
+    a: ArrayLike,
+    axis: Any = None,
+    out: None = None,
+    keepdims: bool = False,
+    initial: Any = _NO_VALUE,
+    where: Any = _NO_VALUE,
+) -> Array:
+    """The largest element over ``axis``, NaN if any is NaN (``numpy.max``); an
+    empty reduction is a ValueError unless ``initial`` is given.
+
+    >>> max([[1, 5], [3, 4]], axis=0).compute()
+    array([3, 5])
+    >>> max([], initial=0.0).compute()
+    array(0.)
+    """
+    return _extremum("max", a, axis, out, keepdims, initial, where)
+
+
+def min(
+    a: ArrayLike,
+    axis: Any = None,
+    out: None = None,
+    keepdims: bool = False,
+    initial: Any = _NO_VALUE,
+    where: Any = _NO_VALUE,
+) -> Array:
+    """The smallest element over ``axis``, NaN if any is NaN (``numpy.min``).
+
+    >>> min([[1, 5], [3, 4]], axis=1).compute()
+    array([1, 3])
+    """
+    return _extremum("min", a, axis, out, keepdims, initial, where)
+
+
+amax = max
+amin = min
+
+
+def ptp(a: ArrayLike, axis: Any = None, out: None = None, keepdims: bool = False) -> Array:
+    """The range ``max - min`` over ``axis`` (``numpy.ptp``).
+
+    >>> ptp([[1, 5], [3, 4]], axis=1).compute()
+    array([4, 1])
+    """
+    reject_out("ptp", out)
+    x = _tensor(a)
+    hi = lt.max(x, axis=_axis(axis), keepdims=keepdims)
+    lo = lt.min(x, axis=_axis(axis), keepdims=keepdims)
+    return wrap(lt.subtract(hi, lo))
+
+
+def mean(
+    a: ArrayLike,
+    axis: Any = None,
+    dtype: DTypeLike = None,
+    out: None = None,
+    keepdims: bool = False,
+    *,
+    where: Any = _NO_VALUE,
+) -> Array:
+    """The arithmetic mean over ``axis`` (``numpy.mean``): bool and integer
+    inputs give float64; an empty reduction is NaN.
+
+    >>> mean([[1, 2], [3, 5]], axis=0).compute()
+    array([2. , 3.5])
+    """
+    _check("mean", out, where)
+    return wrap(lt.mean(as_variable(a), axis=_axis(axis), dtype=dtype, keepdims=keepdims))
+
+
+def var(
+    a: ArrayLike,
+    axis: Any = None,
+    dtype: DTypeLike = None,
+    out: None = None,
+    ddof: float = 0,
+    keepdims: bool = False,
+    *,
+    where: Any = _NO_VALUE,
+    mean: Any = _NO_VALUE,
+    correction: float | None = None,
+) -> Array:
+    """The variance over ``axis``, dividing by ``N - ddof`` (``numpy.var``; the
+    array API's ``correction`` is the same number). Complex input gives a real result.
+
+    >>> var([1.0, 2.0, 3.0, 4.0]).compute()
+    array(1.25)
+    """
+    _check("var", out, where)
+    if mean is not _NO_VALUE:
+        raise NotImplementedError("var: mean= is not supported by lazygraph")
+    if correction is not None and ddof != 0:
+        raise ValueError("var: ddof and correction can't be provided simultaneously.")
+    c = correction if correction is not None else ddof
+    return wrap(
+        lt.var(as_variable(a), axis=_axis(axis), dtype=dtype, keepdims=keepdims, correction=c)
+    )
+
+
+def std(
+    a: ArrayLike,
+    axis: Any = None,
+    dtype: DTypeLike = None,
+    out: None = None,
+    ddof: float = 0,
+    keepdims: bool = False,
+    *,
+    where: Any = _NO_VALUE,
+    mean: Any = _NO_VALUE,
+    correction: float | None = None,
+) -> Array:
+    """The standard deviation over ``axis``, the square root of :func:`var`
+    (``numpy.std``).
+
+    >>> std([1.0, 3.0], ddof=1).compute()
+    array(1.41421356)
+    """
+    _check("std", out, where)
+    if mean is not _NO_VALUE:
+        raise NotImplementedError("std: mean= is not supported by lazygraph")
+    if correction is not None and ddof != 0:
+        raise ValueError("std: ddof and correction can't be provided simultaneously.")
+    c = correction if correction is not None else ddof
+    return wrap(
+        lt.std(as_variable(a), axis=_axis(axis), dtype=dtype, keepdims=keepdims, correction=c)
+    )
+
+
+def median(
+    a: ArrayLike,
+    axis: Any = None,
+    out: None = None,
+    overwrite_input: bool = False,
+    keepdims: bool = False,
+) -> Array:
+    """The median over ``axis`` (``numpy.median``): the mean of the two middle
+    values for an even count; NaN if any value along ``axis`` is NaN. The sizes
+    of the reduced axes must be known when the graph is built.
+
+    >>> median([[1.0, 7.0, 3.0], [4.0, 2.0, 6.0]], axis=1).compute()
+    array([3., 4.])
+    """
+    reject_out("median", out)
+    x = _tensor(a)
+    axes = normalize_axes(_axis(axis), x.ndim, "median")
+    kept = [i for i in range(x.ndim) if i not in axes]
+    sizes = lt.shape_tuple(x)
+    n = 1
+    for i in axes:
+        if not isinstance(sizes[i], int):
+            raise ValueError("median: the sizes of the reduced axes must be known")
+        n *= sizes[i]
+    flat = lt.reshape(lt.transpose(x, kept + list(axes)), [*(sizes[i] for i in kept), n])
+    if np.dtype(flat.dtype).kind in "biu":
+        flat = lt.cast(flat, "float64")
+    if n == 0:
+        result = lt.mean(flat, axis=-1)
+    else:
+        ordered = lt.sort(flat, axis=-1)
+        lo = lt.getitem(ordered, (Ellipsis, (n - 1) // 2))
+        hi = lt.getitem(ordered, (Ellipsis, n // 2))
+        result = lt.add(lo, lt.multiply(lt.subtract(hi, lo), 0.5)) if n % 2 == 0 else lo
+        if np.dtype(flat.dtype).kind in "fc":
+            # NaNs sort last: a NaN anywhere along the axis makes the median NaN.
+            last = lt.getitem(ordered, (Ellipsis, n - 1))
+            result = lt.where(lt.isnan(last), last, result)
+        if n % 2 == 0:
+            result = lt.where(lt.equal(lo, hi), lo, result)  # keeps infinities exact
+    if keepdims and axes:
+        result = lt.expand_dims(result, axes)
+    return wrap(result)
+
+
+def average(
+    a: ArrayLike,
+    axis: Any = None,
+    weights: ArrayLike = None,
+    returned: bool = False,
+    *,
+    keepdims: bool = False,
+) -> Any:
+    """The weighted mean over ``axis`` (``numpy.average``); ``returned=True`` also
+    returns the sum of the weights.
+
+    >>> average([1.0, 2.0, 4.0], weights=[1, 1, 2]).compute()
+    array(2.75)
+    """
+    x = _tensor(a)
+    if weights is None:
+        result = lt.mean(x, axis=_axis(axis), keepdims=keepdims)
+        if not returned:
+            return wrap(result)
+        count = lt.cast(lt.sum(lt.ones_like(x), axis=_axis(axis), keepdims=keepdims), result.dtype)
+        return wrap(result), wrap(lt.broadcast_to(count, lt.shape_tuple(result)))
+    w = _tensor(weights)
+    if w.ndim != x.ndim:
+        if axis is None:
+            raise TypeError("average: axis must be specified when shapes of a and weights differ.")
+        if w.ndim != 1:
+            raise TypeError("average: 1D weights expected when shapes of a and weights differ.")
+        ax = normalize_axes(_axis(axis), x.ndim, "average")
+        if len(ax) != 1:
+            raise ValueError("average: the weights must have the shape of a along axis")
+        shape = [1] * x.ndim
+        shape[ax[0]] = -1
+        w = lt.reshape(w, shape)
+    dtype = lt.result_type(x, w, "float64") if np.dtype(x.dtype).kind in "biu" else None
+    dtype = dtype or lt.result_type(x, w)
+    xw = lt.multiply(lt.cast(x, dtype), w)
+    scale = lt.sum(
+        lt.cast(lt.broadcast_to(w, lt.shape_tuple(xw)), dtype), axis=_axis(axis), keepdims=keepdims
+    )
+    result = lt.divide(lt.sum(xw, axis=_axis(axis), keepdims=keepdims), scale)
+    if returned:
+        return wrap(result), wrap(lt.broadcast_to(scale, lt.shape_tuple(result)))
+    return wrap(result)
+
+
+def cumsum(
+    a: ArrayLike, axis: int | None = None, dtype: DTypeLike = None, out: None = None
+) -> Array:
+    """The running sum along ``axis`` (of the flattened array if None) (``numpy.cumsum``).
+
+    >>> cumsum([[1, 2], [3, 4]]).compute()
+    array([ 1,  3,  6, 10])
+    """
+    reject_out("cumsum", out)
+    return wrap(lt.cumsum(as_variable(a), axis=axis, dtype=dtype))
+
+
+def cumprod(
+    a: ArrayLike, axis: int | None = None, dtype: DTypeLike = None, out: None = None
+) -> Array:
+    """The running product along ``axis`` (of the flattened array if None)
+    (``numpy.cumprod``).
+
+    >>> cumprod([1, 2, 3]).compute()
+    array([1, 2, 6])
+    """
+    reject_out("cumprod", out)
+    return wrap(lt.cumprod(as_variable(a), axis=axis, dtype=dtype))
+
+
+def cumulative_sum(
+    x: ArrayLike,
+    /,
+    *,
+    axis: int | None = None,
+    dtype: DTypeLike = None,
+    out: None = None,
+    include_initial: bool = False,
+) -> Array:
+    """The running sum along ``axis``, which arrays of 2 or more dimensions must
+    name; ``include_initial`` starts with 0 (``numpy.cumulative_sum``).
+
+    >>> cumulative_sum([1, 2, 3], include_initial=True).compute()
+    array([0, 1, 3, 6])
+    """
+    reject_out("cumulative_sum", out)
+    return wrap(
+        lt.cumulative_sum(as_variable(x), axis=axis, dtype=dtype, include_initial=include_initial)
+    )
+
+
+def cumulative_prod(
+    x: ArrayLike,
+    /,
+    *,
+    axis: int | None = None,
+    dtype: DTypeLike = None,
+    out: None = None,
+    include_initial: bool = False,
+) -> Array:
+    """The running product along ``axis``; ``include_initial`` starts with 1
+    (``numpy.cumulative_prod``).
+
+    >>> cumulative_prod([1, 2, 3]).compute()
+    array([1, 2, 6])
+    """
+    reject_out("cumulative_prod", out)
+    return wrap(
+        lt.cumulative_prod(as_variable(x), axis=axis, dtype=dtype, include_initial=include_initial)
+    )
+
+
+def nansum(
+    a: ArrayLike,
+    axis: Any = None,
+    dtype: DTypeLike = None,
+    out: None = None,
+    keepdims: bool = False,
+) -> Array:
+    """The sum over ``axis`` treating NaN as zero (``numpy.nansum``).
+
+    >>> nansum([1.0, float("nan"), 2.0]).compute()
+    array(3.)
+    """
+    reject_out("nansum", out)
+    x = _tensor(a)
+    if np.dtype(x.dtype).kind in "fc":
+        x = lt.where(lt.isnan(x), lt.zeros((), dtype=x.dtype), x)
+    return wrap(lt.sum(x, axis=_axis(axis), dtype=dtype, keepdims=keepdims))
+
+
+def nanmean(
+    a: ArrayLike,
+    axis: Any = None,
+    dtype: DTypeLike = None,
+    out: None = None,
+    keepdims: bool = False,
+) -> Array:
+    """The mean over ``axis`` ignoring NaNs (``numpy.nanmean``; NaN where all are NaN).
+
+    >>> nanmean([1.0, float("nan"), 2.0]).compute()
+    array(1.5)
+    """
+    reject_out("nanmean", out)
+    x = _tensor(a)
+    if np.dtype(x.dtype).kind not in "fc":
+        return wrap(lt.mean(x, axis=_axis(axis), dtype=dtype, keepdims=keepdims))
+    valid = lt.logical_not(lt.isnan(x))
+    total = lt.sum(
+        lt.where(valid, x, lt.zeros((), dtype=x.dtype)),
+        axis=_axis(axis),
+        dtype=dtype,
+        keepdims=keepdims,
+    )
+    count = lt.sum(valid, axis=_axis(axis), keepdims=keepdims)
+    return wrap(lt.divide(total, lt.cast(count, lt.real(total).dtype)))

@@ -1,8 +1,34 @@
-"""The Numba backend (CPU). Placeholder: its lowering arrives with issue 6.
+"""The Numba backend (CPU): compiles a rewritten graph into one Numba function.
 
-``backend`` is the object the ``lazygraph.backends`` entry point names; it is
-``None`` until the lowering exists, which the backend registry reads as "not
-available". This module imports nothing heavy (not numba).
+``backend`` is the object the ``lazygraph.backends`` entry point names. It is
+``None`` when numba cannot be imported, which the backend registry reads as
+"not available". Importing this module does not import numba; compiling does.
+
+>>> from lazygraph.backends.numba import backend
+>>> backend.name
+'numba'
 """
 
-backend = None
+from __future__ import annotations
+
+import importlib.util
+from collections.abc import Callable, Sequence
+from typing import Any
+
+__all__ = ["NumbaBackendEntry", "backend"]
+
+
+class NumbaBackendEntry:
+    """The registered backend object; loads the linker on first compile."""
+
+    name = "numba"
+
+    def compile(self, fgraph: Any) -> Callable[..., Sequence[Any]]:
+        from lazygraph.backends.numba.linker import NumbaBackend
+
+        return NumbaBackend().compile(fgraph)
+
+
+backend: NumbaBackendEntry | None = (
+    NumbaBackendEntry() if importlib.util.find_spec("numba") is not None else None
+)

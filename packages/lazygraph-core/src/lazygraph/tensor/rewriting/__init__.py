@@ -8,6 +8,7 @@ before it queries ``optdb``.
 
 from lazygraph.tensor.rewriting import (  # noqa: F401 (each registers its rewrites)
     canonicalize,
+    canonicalize_shape,
     constant_folding,
     fusion,
     inplace,

@@ -1,1 +1,82 @@
-"""Rewrites of the ``constant_folding`` stage (being written)."""
+"""Constant folding: a node whose inputs are all constants is computed once,
+at compile time, with its op's ``perform``, and replaced by the result.
+
+An op opts out with ``do_constant_folding`` (``Alloc`` and the creation ops
+fold only small outputs: a big folded array would be stored, hashed and copied
+into every compiled function). Nodes that write into an input
+(``destroy_map``) never fold, and a node whose ``perform`` raises (an index out
+of bounds, a failed shape check) is left for run time, where it raises as it
+would without rewriting.
+
+Registered in the ``canonicalize`` and ``stabilize`` stages as
+``constant_folding`` (tags ``fast_run``, ``fast_compile``).
+
+>>> import lazygraph.tensor as lt
+>>> from lazygraph.graph.fg import FunctionGraph
+>>> from lazygraph.rewriting.navigators import EquilibriumGraphRewriter
+>>> x = lt.dvector("x")
+>>> fg = FunctionGraph([x], [x + lt.exp(lt.constant(0.0)) * 2.0], clone=False)
+>>> EquilibriumGraphRewriter([constant_folding]).rewrite(fg)
+>>> print(fg.outputs[0].owner.inputs[1])
+2.0
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from lazygraph.graph.basic import Apply, Constant
+from lazygraph.graph.fg import FunctionGraph
+from lazygraph.rewriting.basic import node_rewriter
+from lazygraph.rewriting.db import optdb
+
+__all__ = ["constant_folding", "fold_node"]
+
+
+def fold_node(node: Apply) -> list[Constant] | None:
+    """The outputs of ``node`` computed now, as constants of the outputs' types,
+    or ``None`` when ``node`` cannot or should not be folded.
+
+    >>> import lazygraph.tensor as lt
+    >>> [c.data for c in fold_node(lt.add(lt.constant(1), 2).owner)]
+    [array(3)]
+    """
+    if not node.inputs or not all(isinstance(i, Constant) for i in node.inputs):
+        return None
+    op = node.op
+    if getattr(op, "destroy_map", None):
+        return None
+    storage: list[list[Any]] = [[None] for _ in node.outputs]
+    try:
+        op.perform(node, [i.data for i in node.inputs], storage)
+        results = []
+        for out, (value,) in zip(node.outputs, storage, strict=True):
+            if isinstance(value, np.ndarray) and any(
+                np.may_share_memory(value, i.data) for i in node.inputs
+            ):
+                value = value.copy()  # a view of an input constant (DimShuffle, Subtensor...)
+            data = out.type.filter(value, strict=False)
+            results.append(out.type.make_constant(data))
+    except Exception:  # the node raises at run time: leave it there
+        return None
+    return results
+
+
+@node_rewriter(None)
+def constant_folding(fgraph: FunctionGraph, node: Apply) -> list[Constant] | None:
+    """op(c1, c2, ...) -> the constant it computes (when ``op.do_constant_folding``)."""
+    if not node.inputs or not all(isinstance(i, Constant) for i in node.inputs):
+        return None
+    if not node.op.do_constant_folding(fgraph, node):
+        return None
+    return fold_node(node)
+
+
+optdb["canonicalize"].register(  # type: ignore[call-arg]
+    "constant_folding", constant_folding, "fast_run", "fast_compile"
+)
+optdb["stabilize"].register(  # type: ignore[call-arg]
+    "constant_folding", constant_folding, "fast_run", "fast_compile", "stability"
+)

@@ -72,7 +72,9 @@ class Composite(Op):
             rows.append((node.op, tuple(args)))
             for k, out in enumerate(node.outputs):
                 ref[out] = ("n", n, k)
-                text[out] = f"{node.op}({', '.join(text[v] for v in node.inputs)})"
+                expr = f"{node.op}({', '.join(text[v] for v in node.inputs)})"
+                # abbreviated past a bound, so naming a long chain stays linear
+                text[out] = expr if len(expr) <= 160 else f"{node.op}(...)"
                 if len(node.outputs) > 1:
                     text[out] += f".{k}"
         for v in self.outputs:

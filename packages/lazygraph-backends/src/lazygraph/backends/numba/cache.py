@@ -1,0 +1,278 @@
+"""Generated kernel modules and their persistent on-disk cache.
+
+Every kernel (and every whole-graph function) is the source text of a small
+Python module. :func:`load_source` gives the module for a source: from memory
+when this process has loaded it already, else from ``<cache dir>/lg_<hash>.py``
+(written when missing), whose functions are ``njit(cache=True)`` so that Numba
+stores their machine code in ``__pycache__`` beside it. A second process
+therefore compiles nothing.
+
+Integrity: after Numba writes cache files for a module, a manifest
+``<stem>.manifest.json`` records the format version, the Numba version and the
+SHA-256 of every cache file of that module. Before a module is imported, its
+files are checked against the manifest; a missing manifest, a different
+version, a changed or truncated file all make the entry untrusted: its cache
+files are deleted (Numba recompiles) and a :class:`CacheWarning` says so. A
+module source whose text does not match its name's hash is rewritten.
+
+The directory is ``config.cache_dir`` (``LAZYGRAPH_CACHE_DIR``) or a per-user
+default (``$XDG_CACHE_HOME/lazygraph``, else ``~/.cache/lazygraph``), with a
+``numba-v<format>`` subdirectory, created with mode 0700. When it cannot be
+created, kernels compile in memory only.
+
+>>> mod = load_source("def kernel(x):\\n    return x + 1\\n")
+>>> mod.kernel(1)
+2
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import importlib.util
+import json
+import os
+import sys
+import threading
+import warnings
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+from lazygraph.configuration import config
+
+__all__ = ["FORMAT_VERSION", "CacheWarning", "cache_root", "load_source", "source_hash"]
+
+#: bumped whenever generated code or the manifest layout changes meaning
+FORMAT_VERSION = 1
+_PREFIX = "lg_"
+
+
+class CacheWarning(UserWarning):
+    """A cache entry was unusable (corrupted, truncated, other version) and is
+    being recompiled."""
+
+
+_lock = threading.RLock()
+_modules: dict[str, ModuleType] = {}
+_roots: dict[str, Path | None] = {}
+_listener_installed = False
+
+
+def source_hash(source: str) -> str:
+    """The structural hash naming a generated module (format version included)."""
+    text = f"lazygraph-numba-format-{FORMAT_VERSION}\n{source}"
+    return hashlib.sha256(text.encode()).hexdigest()[:32]
+
+
+def _default_dir() -> Path:
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return Path(base) / "lazygraph"
+
+
+def cache_root() -> Path | None:
+    """The directory holding the generated modules, created (mode 0700) on first
+    use; ``None`` when it cannot be created (in-memory compilation only)."""
+    configured = config.cache_dir or str(_default_dir())
+    if configured in _roots:
+        return _roots[configured]
+    root: Path | None = Path(configured) / f"numba-v{FORMAT_VERSION}"
+    try:
+        for d in (Path(configured), root):
+            d.mkdir(mode=0o700, parents=True, exist_ok=True)  # type: ignore[union-attr]
+        if not os.access(root, os.W_OK):  # type: ignore[arg-type]
+            root = None
+    except OSError:
+        root = None
+    _roots[configured] = root
+    return root
+
+
+def _numba_version() -> str:
+    import numba
+
+    return str(numba.__version__)
+
+
+def _cache_files(root: Path, stem: str) -> list[Path]:
+    pycache = root / "__pycache__"
+    if not pycache.is_dir():
+        return []
+    return sorted(p for p in pycache.iterdir() if p.name.startswith(stem + "."))
+
+
+def _digest(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def _manifest_path(root: Path, stem: str) -> Path:
+    return root / "__pycache__" / f"{stem}.manifest.json"
+
+
+def _atomic_write(path: Path, data: bytes) -> None:
+    path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.{threading.get_ident()}.tmp")
+    tmp.write_bytes(data)
+    os.replace(tmp, path)
+
+
+def _verify(root: Path, stem: str) -> None:
+    """Delete the Numba cache files of ``stem`` unless its manifest vouches for
+    every one of them."""
+    files = [p for p in _cache_files(root, stem) if not p.name.endswith(".manifest.json")]
+    if not files:
+        return
+    manifest = _manifest_path(root, stem)
+    problem = None
+    try:
+        data = json.loads(manifest.read_text())
+        if data.get("format") != FORMAT_VERSION or data.get("numba") != _numba_version():
+            problem = "it was written by another version"
+        else:
+            recorded = data["files"]
+            for p in files:
+                if p.name not in recorded:
+                    problem = f"{p.name} is not in its manifest"
+                    break
+                if recorded[p.name] != _digest(p):
+                    problem = f"{p.name} does not match its checksum (corrupted or truncated)"
+                    break
+    except FileNotFoundError:
+        problem = "its manifest is missing"
+    except (OSError, ValueError, KeyError, TypeError, AttributeError):
+        problem = "its manifest is unreadable"
+    if problem is None:
+        return
+    warnings.warn(
+        f"lazygraph numba cache entry {stem} in {root} is unusable ({problem}); recompiling",
+        CacheWarning,
+        stacklevel=4,
+    )
+    for p in files:
+        with contextlib.suppress(OSError):
+            p.unlink()
+    with contextlib.suppress(OSError):
+        manifest.unlink()
+
+
+def record(root: Path, stem: str) -> None:
+    """Write the manifest of ``stem``'s current Numba cache files."""
+    files = {
+        p.name: _digest(p)
+        for p in _cache_files(root, stem)
+        if not p.name.endswith(".manifest.json") and not p.name.endswith(".tmp")
+    }
+    data = {"format": FORMAT_VERSION, "numba": _numba_version(), "files": files}
+    with contextlib.suppress(OSError):
+        _atomic_write(_manifest_path(root, stem), json.dumps(data, sort_keys=True).encode())
+
+
+#: stems whose functions compiled since their manifest was last written; Numba
+#: saves its cache files just after its compile event ends, so the manifest is
+#: written at the next opportunity (:func:`flush_pending`, also at exit).
+pending: dict[str, Path] = {}
+
+
+def flush_pending() -> None:
+    """Write the manifests of the modules that compiled something new."""
+    with _lock:
+        items = list(pending.items())
+        pending.clear()
+    for stem, root in items:
+        record(root, stem)
+
+
+def _on_compile_end(event: Any) -> None:
+    disp = (event.data or {}).get("dispatcher")
+    code = getattr(getattr(disp, "py_func", None), "__code__", None)
+    if code is None:
+        return
+    path = Path(code.co_filename)
+    if path.name.startswith(_PREFIX):
+        pending[path.stem] = path.parent
+
+
+def _install_listener() -> None:
+    global _listener_installed
+    if _listener_installed:
+        return
+    import atexit
+
+    from numba.core import event
+
+    class _Listener(event.Listener):  # type: ignore[misc]
+        def on_start(self, ev: Any) -> None:
+            if pending:
+                flush_pending()
+
+        def on_end(self, ev: Any) -> None:
+            _on_compile_end(ev)
+
+    event.register("numba:compile", _Listener())
+    atexit.register(flush_pending)
+    _listener_installed = True
+
+
+def _exec_in_memory(source: str, name: str) -> ModuleType:
+    module = ModuleType(name)
+    module.__dict__["__file__"] = f"<{name}>"
+    exec(compile(source, f"<{name}>", "exec"), module.__dict__)
+    return module
+
+
+def load_source(source: str, persist: bool = True) -> ModuleType:
+    """The module of ``source`` (generated kernel code), loaded once per process,
+    from the disk cache when ``persist`` and a cache directory is available."""
+    key = source_hash(source)
+    with _lock:
+        module = _modules.get(key)
+        if module is not None:
+            return module
+        stem = _PREFIX + key
+        if pending:
+            flush_pending()
+        root = cache_root() if persist else None
+        if root is None:
+            module = _exec_in_memory(source.replace("cache=True", "cache=False"), stem)
+        else:
+            _install_listener()
+            path = root / f"{stem}.py"
+            try:
+                existing = path.read_text() if path.exists() else None
+            except (OSError, UnicodeDecodeError):
+                existing = None
+            if existing != source:
+                if existing is not None:
+                    warnings.warn(
+                        f"lazygraph numba cache source {path} is corrupted; rewriting it",
+                        CacheWarning,
+                        stacklevel=3,
+                    )
+                    for p in _cache_files(root, stem):
+                        with contextlib.suppress(OSError):
+                            p.unlink()
+                _atomic_write(path, source.encode())
+            _verify(root, stem)
+            name = f"lazygraph_numba_cache.{stem}"
+            spec = importlib.util.spec_from_file_location(name, path)
+            assert spec is not None and spec.loader is not None
+            module = importlib.util.module_from_spec(spec)
+            sys.modules[name] = module
+            spec.loader.exec_module(module)
+        _modules[key] = module
+        return module
+
+
+def loaded_module(key: str) -> ModuleType:
+    """The module already loaded for hash ``key`` (generated graph functions
+    fetch their kernels with this)."""
+    return _modules[key]
+
+
+def forget_loaded() -> None:
+    """Drop the in-memory modules (tests of the disk cache use this to act as a
+    fresh process would)."""
+    with _lock:
+        _modules.clear()
+        for name in [n for n in sys.modules if n.startswith("lazygraph_numba_cache.")]:
+            del sys.modules[name]

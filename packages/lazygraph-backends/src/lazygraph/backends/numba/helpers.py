@@ -1,0 +1,227 @@
+"""Scalar helpers the generated kernels call: the places where numpy's
+semantics differ from what a plain Python/LLVM operator gives (integer division
+and remainder by zero or of ``MIN // -1``, shifts by the bit width or more,
+NaN-propagating ``maximum``, numpy's float ``floor_divide``/``remainder``,
+integer powers by repeated squaring).
+
+Every helper is a Numba ``njit`` function and is meant to be called from
+nopython code; called from Python they compile on first use.
+
+>>> int(int_floor_divide(7, -2)), int(int_remainder(-7, 0))
+(-4, 0)
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from numba import njit
+
+__all__ = [
+    "cast_float_int",
+    "cast_float_uint64",
+    "log1mexp",
+    "sigmoid",
+    "softplus",
+    "float_floor_divide",
+    "float_remainder",
+    "int_floor_divide",
+    "int_fmod",
+    "int_power",
+    "int_remainder",
+    "left_shift",
+    "nan_max",
+    "nan_min",
+    "num_fmax",
+    "num_fmin",
+    "right_shift",
+    "signbit",
+]
+
+_OPTS = {"cache": True, "error_model": "numpy", "nogil": True}
+
+
+@njit(**_OPTS)
+def int_floor_divide(a, b):  # type: ignore[no-untyped-def]
+    """numpy's integer floor division: 0 for a zero divisor, ``MIN // -1`` wraps."""
+    if b == 0:
+        return a - a
+    if b == -1:
+        return -a  # wraps to MIN for MIN, as numpy
+    q = a // b
+    return q
+
+
+@njit(**_OPTS)
+def int_remainder(a, b):  # type: ignore[no-untyped-def]
+    """numpy's integer remainder (sign of the divisor): 0 for a zero divisor."""
+    if b == 0 or b == -1:
+        return a - a
+    return a % b
+
+
+@njit(**_OPTS)
+def int_fmod(a, b):  # type: ignore[no-untyped-def]
+    """C's ``%`` (sign of the dividend), 0 for a zero divisor, as numpy's fmod."""
+    if b == 0 or b == -1:
+        return a - a
+    r = a % b
+    if r != 0 and ((r < 0) != (a < 0)):
+        r -= b
+    return r
+
+
+@njit(**_OPTS)
+def float_floor_divide(a, b):  # type: ignore[no-untyped-def]
+    """numpy's float floor division (``npy_divmod``), including its signed zeros."""
+    if b == 0:
+        return a / b
+    mod = np.fmod(a, b)
+    div = (a - mod) / b
+    if mod != 0:
+        if (b < 0) != (mod < 0):
+            div -= 1.0
+    if div != 0:
+        floordiv = math.floor(div)
+        if div - floordiv > 0.5:
+            floordiv += 1.0
+        return floordiv
+    return math.copysign(0.0, a / b)
+
+
+@njit(**_OPTS)
+def float_remainder(a, b):  # type: ignore[no-untyped-def]
+    """numpy's float remainder (sign of the divisor, ``npy_divmod``)."""
+    if b == 0:
+        return np.fmod(a, b)
+    mod = np.fmod(a, b)
+    if mod != 0:
+        if (b < 0) != (mod < 0):
+            mod += b
+        return mod
+    return math.copysign(0.0, b)
+
+
+@njit(**_OPTS)
+def int_power(a, b):  # type: ignore[no-untyped-def]
+    """Integer power by repeated squaring, wrapping on overflow; a negative
+    exponent raises numpy's ValueError."""
+    if b < 0:
+        raise ValueError("Integers to negative integer powers are not allowed.")
+    result = a - a + 1
+    base = a
+    while b > 0:
+        if b & 1:
+            result = result * base
+        base = base * base
+        b >>= 1
+    return result
+
+
+@njit(**_OPTS)
+def left_shift(a, b, bits):  # type: ignore[no-untyped-def]
+    """``a << b``, 0 when ``b`` is negative or at least the width (numpy's rule)."""
+    if b < 0 or b >= bits:
+        return a - a
+    return a << b
+
+
+@njit(**_OPTS)
+def right_shift(a, b, bits):  # type: ignore[no-untyped-def]
+    """``a >> b``; a shift by the width or more gives 0, or -1 for negative ``a``."""
+    if b < 0 or b >= bits:
+        if a < 0:
+            return a - a - 1
+        return a - a
+    return a >> b
+
+
+@njit(**_OPTS)
+def nan_max(a, b):  # type: ignore[no-untyped-def]
+    """numpy's ``maximum``: NaN in either operand propagates."""
+    if a >= b or a != a:
+        return a
+    return b
+
+
+@njit(**_OPTS)
+def nan_min(a, b):  # type: ignore[no-untyped-def]
+    """numpy's ``minimum``: NaN in either operand propagates."""
+    if a <= b or a != a:
+        return a
+    return b
+
+
+@njit(**_OPTS)
+def num_fmax(a, b):  # type: ignore[no-untyped-def]
+    """numpy's ``fmax``: NaN only when both are NaN."""
+    if a >= b or b != b:
+        return a
+    return b
+
+
+@njit(**_OPTS)
+def num_fmin(a, b):  # type: ignore[no-untyped-def]
+    """numpy's ``fmin``: NaN only when both are NaN."""
+    if a <= b or b != b:
+        return a
+    return b
+
+
+@njit(**_OPTS)
+def signbit(a):  # type: ignore[no-untyped-def]
+    """The sign bit of a float (True for -0.0 and negative NaNs)."""
+    return math.copysign(1.0, a) < 0
+
+
+def numpy_cast_of(value: float, dtype: str) -> int:
+    """What numpy's ``astype`` gives for a float ``value`` (NaN, inf) cast to an
+    integer ``dtype`` on this machine: the generated casts reproduce it."""
+    import warnings
+
+    with warnings.catch_warnings(), np.errstate(all="ignore"):
+        warnings.simplefilter("ignore")
+        return int(np.array([value]).astype(dtype)[0])
+
+
+@njit(**_OPTS)
+def cast_float_int(a, lo, hi, bad):  # type: ignore[no-untyped-def]
+    """A float truncated to int64 when ``lo <= a < hi``, else ``bad`` (what the C
+    conversion numpy uses gives for NaN and out-of-range values)."""
+    if a >= lo and a < hi:
+        return np.int64(a)
+    return np.int64(bad)
+
+
+@njit(**_OPTS)
+def cast_float_uint64(a, bad):  # type: ignore[no-untyped-def]
+    """A float converted to uint64 as C does on x86-64 (negatives wrap)."""
+    if a >= -9.223372036854775808e18 and a < 9.223372036854775808e18:
+        return np.uint64(np.int64(a))
+    if a >= 9.223372036854775808e18 and a < 1.8446744073709551616e19:
+        return np.uint64(np.int64(a - 9.223372036854775808e18)) + np.uint64(9223372036854775808)
+    return bad
+
+
+@njit(**_OPTS)
+def sigmoid(a, one):  # type: ignore[no-untyped-def]
+    """``1 / (1 + exp(-a))`` without overflow, in the dtype of ``one``."""
+    e = np.exp(-abs(a))
+    if a >= 0:
+        return one / (one + e)
+    return e / (one + e)
+
+
+@njit(**_OPTS)
+def softplus(a, zero):  # type: ignore[no-untyped-def]
+    """``log(1 + exp(a))`` without overflow: ``max(a, 0) + log1p(exp(-|a|))``."""
+    return nan_max(a, zero) + np.log1p(np.exp(-abs(a)))
+
+
+@njit(**_OPTS)
+def log1mexp(a, minus_ln2):  # type: ignore[no-untyped-def]
+    """``log(1 - exp(a))``, switching at ``-log 2`` as the numpy reference."""
+    if a > minus_ln2:
+        return np.log(-np.expm1(a))
+    return np.log1p(-np.exp(a))

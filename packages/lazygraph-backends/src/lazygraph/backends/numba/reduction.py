@@ -1,0 +1,224 @@
+"""Lowerings of ``Reduce``: sum, prod, max, min, all, any, mean,
+count_nonzero, argmax and argmin as generated loop nests.
+
+When the reduced axes are the trailing ones (``sum(x, axis=-1)``, full
+reductions), each output element is accumulated in a local variable by the
+inner loops; otherwise the output array itself is the accumulator. max/min
+propagate NaN as numpy does; argmax/argmin return the first NaN's index, like
+numpy. Zero-size reductions without identity raise numpy's ``ValueError``.
+var, std and logsumexp (and complex inputs) run through ``perform``.
+
+>>> import lazygraph.tensor as lt
+>>> node = lt.sum(lt.tensor("float64", (None, None)), axis=1).owner
+>>> "acc = acc + v" in numba_funcify(node.op, node)
+True
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from lazygraph.backends.numba.dispatch import JIT, Unsupported, numba_funcify
+from lazygraph.backends.numba.scalar import literal, to_dtype
+from lazygraph.graph.basic import Apply
+from lazygraph.tensor.reduction import KINDS, Reduce
+
+__all__: list[str] = []
+
+_SIMPLE = ("sum", "prod", "max", "min", "all", "any", "mean", "count_nonzero")
+
+
+def _np_dtype(dtype: str) -> str:
+    return "np.bool_" if dtype == "bool" else f"np.{dtype}"
+
+
+def _identity(kind: str, dtype: str) -> str:
+    if kind in ("sum", "mean", "count_nonzero"):
+        return literal(0, dtype)
+    if kind == "prod":
+        return literal(1, dtype)
+    if kind == "all":
+        return "True"
+    if kind == "any":
+        return "False"
+    d = np.dtype(dtype)
+    if d.kind == "f":
+        return "-np.inf" if kind == "max" else "np.inf"
+    if d.kind == "b":
+        return "False" if kind == "max" else "True"
+    info = np.iinfo(d)
+    return literal(int(info.min) if kind == "max" else int(info.max), dtype)
+
+
+def _update(kind: str, acc: str, v: str, isfloat: bool) -> list[str]:
+    """Statements folding value ``v`` into accumulator ``acc``."""
+    if kind in ("sum", "mean"):
+        return [f"{acc} = {acc} + v"]
+    if kind == "count_nonzero":
+        return [f"{acc} = {acc} + ({v} != 0)"]
+    if kind == "prod":
+        return [f"{acc} = {acc} * v"]
+    if kind == "all":
+        return [f"{acc} = {acc} and ({v} != 0)"]
+    if kind == "any":
+        return [f"{acc} = {acc} or ({v} != 0)"]
+    cmp = ">" if kind == "max" else "<"
+    cond = f"{v} {cmp} {acc}" + (f" or {v} != {v}" if isfloat else "")
+    if isfloat:
+        # once the accumulator is NaN it stays NaN (numpy propagates NaN)
+        cond = f"({acc} == {acc}) and ({cond})"
+    return [f"if {cond}:", f"    {acc} = {v}"]
+
+
+def _empty_check(op: Reduce, lines: list[str]) -> None:
+    if KINDS[op.kind].identity:
+        return
+    name = KINDS[op.kind].numpy_name
+    what = (
+        f"attempt to get {name} of an empty sequence"
+        if op.kind in ("argmax", "argmin")
+        else f"zero-size array to reduction operation {name} which has no identity"
+    )
+    for a in op.axis:
+        lines += [f"    if x.shape[{a}] == 0:", f'        raise ValueError("{op.kind}: {what}")']
+
+
+def _reduce_source(op: Reduce, node: Apply) -> str:
+    x = node.inputs[0]
+    ndim = x.type.ndim  # type: ignore[attr-defined]
+    in_dtype = x.type.dtype  # type: ignore[attr-defined]
+    out_dtype = node.outputs[0].type.dtype  # type: ignore[attr-defined]
+    acc_dtype = op.dtype or out_dtype
+    if op.kind in ("all", "any"):
+        acc_dtype = "bool"
+    if op.kind == "count_nonzero":
+        acc_dtype = out_dtype
+    isfloat = np.dtype(in_dtype).kind == "f"
+    axes = op.axis
+    kept = [k for k in range(ndim) if k not in axes]
+    lines = [JIT, "def kernel(x):"]
+    _empty_check(op, lines)
+    out_shape = "(" + "".join(f"x.shape[{k}], " for k in kept) + ")"
+    lines.append(f"    out = np.empty({out_shape}, {_np_dtype(acc_dtype)})")
+    out_idx = "(" + "".join(f"i{k}, " for k in kept) + ")"
+    in_idx = ", ".join(f"i{k}" for k in range(ndim)) if ndim else "()"
+    trailing = all(k in axes for k in range(ndim - len(axes), ndim))
+    value = "v" if op.kind in ("all", "any", "count_nonzero", "max", "min") else "v"
+    convert = op.kind in ("sum", "prod", "mean")
+    load = f"v = {to_dtype(f'x[{in_idx}]', acc_dtype)}" if convert else f"v = x[{in_idx}]"
+    indent = "    "
+    if trailing:
+        for k in kept:
+            lines.append(f"{indent}for i{k} in range(x.shape[{k}]):")
+            indent += "    "
+        lines.append(f"{indent}acc = {_identity(op.kind, acc_dtype)}")
+        for k in axes:
+            lines.append(f"{indent}for i{k} in range(x.shape[{k}]):")
+            indent += "    "
+        lines.append(f"{indent}{load}")
+        lines += [f"{indent}{s}" for s in _update(op.kind, "acc", value, isfloat)]
+        indent = "    " + "    " * len(kept)
+        lines.append(f"{indent}out[{out_idx}] = acc")
+    else:
+        lines.append(f"    out.fill({_identity(op.kind, acc_dtype)})")
+        for k in range(ndim):
+            lines.append(f"{indent}for i{k} in range(x.shape[{k}]):")
+            indent += "    "
+        lines.append(f"{indent}{load}")
+        lines.append(f"{indent}acc = out[{out_idx}]")
+        lines += [f"{indent}{s}" for s in _update(op.kind, "acc", value, isfloat)]
+        lines.append(f"{indent}out[{out_idx}] = acc")
+    result = "out"
+    if op.kind == "mean":
+        count = " * ".join(f"x.shape[{a}]" for a in axes) or "1"
+        lines.append(f"    res = np.empty(out.shape, {_np_dtype(out_dtype)})")
+        lines.append("    fo = out.reshape(out.size)")
+        lines.append("    fr = res.reshape(res.size)")
+        lines.append("    for j in range(out.size):")
+        lines.append(f"        fr[j] = {to_dtype(f'fo[j] / {count}', out_dtype)}")
+        result = "res"
+    elif acc_dtype != out_dtype:
+        lines.append(f"    {result} = out.astype({_np_dtype(out_dtype)})")
+    if op.keepdims:
+        shape = "(" + "".join("1, " if k in axes else f"x.shape[{k}], " for k in range(ndim)) + ")"
+        lines.append(f"    return ({result}.reshape({shape}),)")
+    else:
+        lines.append(f"    return ({result},)")
+    return "\n".join(lines) + "\n"
+
+
+def _arg_source(op: Reduce, node: Apply) -> str:
+    x = node.inputs[0]
+    ndim = x.type.ndim  # type: ignore[attr-defined]
+    isfloat = x.type.numpy_dtype.kind == "f"  # type: ignore[attr-defined]
+    cmp = ">" if op.kind == "argmax" else "<"
+    lines = [JIT, "def kernel(x):"]
+    _empty_check(op, lines)
+    nan_check = ["if v != v:", "    best = v", "    idx = j", "    break"] if isfloat else []
+    if len(op.axis) != 1 or ndim <= 1:
+        # numpy's axis=None: the index into the flattened array
+        lines += [
+            "    flat = x.ravel()",
+            "    best = flat[0]",
+            "    idx = 0",
+        ]
+        if isfloat:
+            lines += ["    if best != best:", "        idx = 0", "    else:"]
+        else:
+            lines += ["    if True:"]
+        lines += [
+            "        for j in range(1, flat.size):",
+            "            v = flat[j]",
+            *[f"            {s}" for s in nan_check],
+            f"            if v {cmp} best:",
+            "                best = v",
+            "                idx = j",
+            "    out = np.empty((), np.int64)",
+            "    out[()] = idx",
+        ]
+        shape = "(" + "1, " * ndim + ")"
+        result = f"out.reshape({shape})" if op.keepdims else "out"
+        lines.append(f"    return ({result},)")
+        return "\n".join(lines) + "\n"
+    (a,) = op.axis
+    kept = [k for k in range(ndim) if k != a]
+    lines.append("    out = np.empty((" + "".join(f"x.shape[{k}], " for k in kept) + "), np.int64)")
+    indent = "    "
+    for k in kept:
+        lines.append(f"{indent}for i{k} in range(x.shape[{k}]):")
+        indent += "    "
+
+    def at(j: str) -> str:
+        return "x[" + ", ".join(j if k == a else f"i{k}" for k in range(ndim)) + "]"
+
+    out_idx = "(" + "".join(f"i{k}, " for k in kept) + ")"
+    lines += [
+        f"{indent}best = {at('0')}",
+        f"{indent}idx = 0",
+        f"{indent}if {'best == best' if isfloat else 'True'}:",
+        f"{indent}    for j in range(1, x.shape[{a}]):",
+        f"{indent}        v = {at('j')}",
+        *[f"{indent}        {s}" for s in nan_check],
+        f"{indent}        if v {cmp} best:",
+        f"{indent}            best = v",
+        f"{indent}            idx = j",
+        f"{indent}out[{out_idx}] = idx",
+    ]
+    if op.keepdims:
+        shape = "(" + "".join("1, " if k == a else f"x.shape[{k}], " for k in range(ndim)) + ")"
+        lines.append(f"    return (out.reshape({shape}),)")
+    else:
+        lines.append("    return (out,)")
+    return "\n".join(lines) + "\n"
+
+
+@numba_funcify.register(Reduce)
+def _funcify_reduce(op: Reduce, node: Apply) -> str:
+    x = node.inputs[0]
+    if x.type.numpy_dtype.kind == "c" or node.outputs[0].type.numpy_dtype.kind == "c":  # type: ignore[attr-defined]
+        raise Unsupported(f"{op.kind} of complex values")
+    if op.kind in ("argmax", "argmin"):
+        return _arg_source(op, node)
+    if op.kind not in _SIMPLE:
+        raise Unsupported(f"reduction {op.kind}")
+    return _reduce_source(op, node)

@@ -1,0 +1,277 @@
+"""Joining and splitting arrays with numpy's signatures: ``concatenate``/
+``concat``, ``stack``, ``hstack``/``vstack``/``dstack``/``column_stack``,
+``append``, ``split``/``array_split``/``hsplit``/``vsplit``/``dsplit`` and
+``unstack`` (re-exported by :mod:`lazygraph.numpy._manipulation`).
+
+A sequence argument may be a list or tuple of arrays, or one array (split along
+its first axis, as numpy iterates over it).
+
+>>> concatenate([[1, 2], [3]]).shape
+(3,)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import lazygraph.tensor as lt
+import numpy as np
+from lazygraph.numpy._array import Array
+from lazygraph.numpy._convert import as_variable, wrap
+from lazygraph.numpy._ufunc import ArrayLike, DTypeLike, reject_out
+
+__all__ = [
+    "append",
+    "array_split",
+    "column_stack",
+    "concat",
+    "concatenate",
+    "dsplit",
+    "dstack",
+    "hsplit",
+    "hstack",
+    "split",
+    "stack",
+    "unstack",
+    "vsplit",
+    "vstack",
+]
+
+
+def _tensor(x: ArrayLike) -> Any:
+    return lt.as_tensor_variable(as_variable(x))
+
+
+def _sequence(name: str, arrays: Any) -> list[Any]:
+    """The arrays of a sequence argument; a lazy array is split along axis 0, as
+    numpy iterates over it."""
+    if isinstance(arrays, Array) or hasattr(arrays, "__lazygraph_variable__"):
+        x = _tensor(arrays)
+        if x.ndim == 0:
+            raise TypeError(f"{name}: expected a sequence of arrays, got a 0-d array")
+        n = x.type.shape[0]
+        if n is None:
+            raise TypeError(f"{name}: the length of the sequence (axis 0) is unknown")
+        return [lt.getitem(x, i) for i in range(n)]
+    if isinstance(arrays, np.ndarray):
+        return [as_variable(a) for a in arrays]
+    if not isinstance(arrays, Sequence) or isinstance(arrays, str):
+        raise TypeError(f"{name}: arrays to {name} must be passed as a sequence (a list or tuple)")
+    return [_tensor(a) for a in arrays]
+
+
+def _cast_all(name: str, xs: Sequence[Any], dtype: DTypeLike, casting: str) -> list[Any]:
+    """``xs`` converted to ``dtype`` (if given) as the ``casting`` rule allows."""
+    if dtype is None:
+        return list(xs)
+    dt = np.dtype(dtype)
+    for x in xs:
+        if not np.can_cast(np.dtype(x.dtype), dt, casting):  # type: ignore[arg-type]
+            raise TypeError(
+                f"{name}: cannot cast array data from dtype('{x.dtype}') to {dt!r} "
+                f"according to the rule {casting!r}"
+            )
+    return [lt.cast(x, dt) for x in xs]
+
+
+def _wrap_all(xs: Sequence[Any]) -> list[Array]:
+    return [wrap(x) for x in xs]
+
+
+def _atleast_3d(x: Any) -> Any:
+    if x.ndim == 0:
+        return lt.reshape(x, (1, 1, 1))
+    if x.ndim == 1:
+        return lt.expand_dims(x, (0, 2))
+    if x.ndim == 2:
+        return lt.expand_dims(x, 2)
+    return x
+
+
+# -- joining ---------------------------------------------------------------------
+
+
+def concatenate(
+    arrays: Any,
+    /,
+    axis: int | None = 0,
+    out: None = None,
+    *,
+    dtype: DTypeLike = None,
+    casting: str = "same_kind",
+) -> Array:
+    """The arrays joined along an existing ``axis``; ``axis=None`` flattens them
+    first (``numpy.concatenate``).
+
+    >>> concatenate([[1, 2], [3]]).compute()
+    array([1, 2, 3])
+    """
+    reject_out("concatenate", out)
+    xs = _sequence("concatenate", arrays)
+    if not xs:
+        raise ValueError("need at least one array to concatenate")
+    xs = _cast_all("concatenate", xs, dtype, casting)
+    return wrap(lt.concatenate(xs, axis=axis))
+
+
+def concat(arrays: Any, /, *, axis: int | None = 0) -> Array:
+    """The arrays joined along ``axis`` (array API ``concat``; numpy's ``concatenate``).
+
+    >>> concat([[1, 2], [3]]).compute()
+    array([1, 2, 3])
+    """
+    return concatenate(arrays, axis=axis)
+
+
+def stack(
+    arrays: Any,
+    axis: int = 0,
+    out: None = None,
+    *,
+    dtype: DTypeLike = None,
+    casting: str = "same_kind",
+) -> Array:
+    """Same-shape arrays joined along a new ``axis`` (``numpy.stack``).
+
+    >>> stack([[1, 2], [3, 4]], axis=1).compute()
+    array([[1, 3],
+           [2, 4]])
+    """
+    reject_out("stack", out)
+    xs = _sequence("stack", arrays)
+    if not xs:
+        raise ValueError("need at least one array to stack")
+    xs = _cast_all("stack", xs, dtype, casting)
+    return wrap(lt.stack(xs, axis=axis))
+
+
+def vstack(tup: Any, *, dtype: DTypeLike = None, casting: str = "same_kind") -> Array:
+    """The arrays stacked as rows: 1-d ``(N,)`` arrays become ``(1, N)`` first
+    (``numpy.vstack``).
+
+    >>> vstack([[1, 2], [3, 4]]).shape
+    (2, 2)
+    """
+    xs = _sequence("vstack", tup)
+    xs = _cast_all("vstack", xs, dtype, casting)
+    return wrap(lt.vstack(xs))
+
+
+def hstack(tup: Any, *, dtype: DTypeLike = None, casting: str = "same_kind") -> Array:
+    """The arrays joined along axis 1, or axis 0 for 1-d arrays (``numpy.hstack``).
+
+    >>> hstack([[1, 2], [3]]).compute()
+    array([1, 2, 3])
+    """
+    xs = _sequence("hstack", tup)
+    xs = _cast_all("hstack", xs, dtype, casting)
+    return wrap(lt.hstack(xs))
+
+
+def dstack(tup: Any) -> Array:
+    """The arrays joined along axis 2 after :func:`atleast_3d` (``numpy.dstack``).
+
+    >>> dstack([[1, 2], [3, 4]]).shape
+    (1, 2, 2)
+    """
+    xs = [_atleast_3d(x) for x in _sequence("dstack", tup)]
+    return wrap(lt.concatenate(xs, axis=2))
+
+
+def column_stack(tup: Any) -> Array:
+    """1-d arrays as the columns of a 2-d array; 2-d arrays joined along axis 1
+    (``numpy.column_stack``).
+
+    >>> column_stack([[1, 2], [3, 4]]).compute()
+    array([[1, 3],
+           [2, 4]])
+    """
+    # As numpy: 0-d and 1-d inputs become 2-d with ndmin=2 and are transposed.
+    xs = [
+        lt.transpose(lt.expand_dims(x, tuple(range(2 - x.ndim)))) if x.ndim < 2 else x
+        for x in _sequence("column_stack", tup)
+    ]
+    return wrap(lt.concatenate(xs, axis=1))
+
+
+def append(arr: ArrayLike, values: ArrayLike, axis: int | None = None) -> Array:
+    """``values`` appended to ``arr``, both flattened when ``axis`` is None
+    (``numpy.append``).
+
+    >>> append([1, 2], [[3, 4]]).compute()
+    array([1, 2, 3, 4])
+    """
+    return wrap(lt.concatenate([_tensor(arr), _tensor(values)], axis=axis))
+
+
+# -- splitting -------------------------------------------------------------------
+
+
+def split(ary: ArrayLike, indices_or_sections: Any, axis: int = 0) -> list[Array]:
+    """``ary`` split into equal sections, or at the given indices (``numpy.split``).
+
+    >>> [a.compute() for a in split([1, 2, 3, 4], 2)]
+    [array([1, 2]), array([3, 4])]
+    """
+    return _wrap_all(lt.split(as_variable(ary), indices_or_sections, axis))
+
+
+def array_split(ary: ArrayLike, indices_or_sections: Any, axis: int = 0) -> list[Array]:
+    """Like :func:`split`, but sections need not divide the axis evenly
+    (``numpy.array_split``).
+
+    >>> [a.shape for a in array_split([1, 2, 3, 4, 5], 2)]
+    [(3,), (2,)]
+    """
+    return _wrap_all(lt.array_split(as_variable(ary), indices_or_sections, axis))
+
+
+def hsplit(ary: ArrayLike, indices_or_sections: Any) -> list[Array]:
+    """:func:`split` along axis 1 (axis 0 for 1-d arrays) (``numpy.hsplit``).
+
+    >>> [a.shape for a in hsplit([[1, 2, 3, 4]], 2)]
+    [(1, 2), (1, 2)]
+    """
+    x = _tensor(ary)
+    if x.ndim == 0:
+        raise ValueError("hsplit only works on arrays of 1 or more dimensions")
+    return _wrap_all(lt.split(x, indices_or_sections, 1 if x.ndim > 1 else 0))
+
+
+def vsplit(ary: ArrayLike, indices_or_sections: Any) -> list[Array]:
+    """:func:`split` along axis 0 of an array of 2 or more dimensions (``numpy.vsplit``).
+
+    >>> [a.shape for a in vsplit([[1], [2]], 2)]
+    [(1, 1), (1, 1)]
+    """
+    x = _tensor(ary)
+    if x.ndim < 2:
+        raise ValueError("vsplit only works on arrays of 2 or more dimensions")
+    return _wrap_all(lt.split(x, indices_or_sections, 0))
+
+
+def dsplit(ary: ArrayLike, indices_or_sections: Any) -> list[Array]:
+    """:func:`split` along axis 2 of an array of 3 or more dimensions (``numpy.dsplit``).
+
+    >>> [a.shape for a in dsplit([[[1, 2, 3, 4]]], 2)]
+    [(1, 1, 2), (1, 1, 2)]
+    """
+    x = _tensor(ary)
+    if x.ndim < 3:
+        raise ValueError("dsplit only works on arrays of 3 or more dimensions")
+    return _wrap_all(lt.split(x, indices_or_sections, 2))
+
+
+def unstack(x: ArrayLike, /, *, axis: int = 0) -> tuple[Array, ...]:
+    """The slices of ``x`` along ``axis`` (array API ``unstack``; ``numpy.unstack``).
+
+    >>> [a.compute() for a in unstack([[1, 2], [3, 4]], axis=1)]
+    [array([1, 3]), array([2, 4])]
+    """
+    v = _tensor(x)
+    moved = lt.moveaxis(v, axis, 0)
+    n = moved.type.shape[0]
+    if n is None:
+        raise ValueError("unstack: the size of the unstacked axis must be known")
+    return tuple(wrap(lt.getitem(moved, i)) for i in range(n))

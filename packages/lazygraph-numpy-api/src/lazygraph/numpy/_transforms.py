@@ -1,0 +1,516 @@
+"""Function transforms: :func:`grad`, :func:`value_and_grad`, :func:`jacobian`,
+:func:`hessian` and :func:`jit`, exported from ``lazygraph``.
+
+Each takes ordinary code written against :mod:`lazygraph.numpy` and returns a
+function of numpy data. On the first call with a new *signature* (the dtype and
+shape of every array leaf of the arguments, the structure of the argument
+pytrees, and the values of static arguments) the function is traced: it runs
+once on fresh graph inputs of those types, the transform builds its graph
+(the gradient, the Jacobian...) and the graph is compiled through the
+structural compile cache. Later calls with the same signature go straight to
+the compiled function and return numpy arrays.
+
+Arguments and results may be numpy arrays, numpy or Python scalars, and
+nested tuples, lists and dicts of them. A Python scalar argument is traced as
+a 0-d array of numpy's default dtype for it (``float64``, ``int64``, ``bool``,
+``complex128``), as if it were ``numpy.float64(x)``: it is not weak in
+promotion. Called with lazy arrays, a transformed function stays lazy and
+returns lazy arrays, so transforms compose (``grad(grad(f))``,
+``jit(grad(f))``).
+
+>>> import numpy as np
+>>> import lazygraph
+>>> import lazygraph.numpy as lnp
+>>> def loss(w, x):
+...     return lnp.sum((x @ w) ** 2)
+>>> g = lazygraph.grad(loss)
+>>> g(np.array([1.0, 2.0]), np.eye(2))
+array([2., 4.])
+"""
+
+from __future__ import annotations
+
+import functools
+import operator
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import lazygraph.tensor as lt
+import numpy as np
+from lazygraph import gradient
+from lazygraph.compile.cache import cached_function
+from lazygraph.graph.basic import Constant, Variable
+from lazygraph.graph.traversal import graph_inputs
+from lazygraph.numpy._array import Array
+from lazygraph.numpy._convert import as_variable, bound_value, is_bound, wrap
+from lazygraph.numpy._pytree import LEAF, flatten, unflatten
+
+__all__: list[str] = []
+
+_ndarray = np.ndarray
+Builder = Callable[[Callable[..., Any], tuple[Any, ...], dict[str, Any]], Any]
+
+
+def _is_lazy(x: Any) -> bool:
+    return isinstance(x, Array | Variable) or hasattr(x, "__lazygraph_variable__")
+
+
+def _variable_of(x: Any) -> Variable:
+    if isinstance(x, Variable):
+        return x
+    return x.__lazygraph_variable__()
+
+
+def _leaf_value(x: Any, name: str) -> np.ndarray:
+    """An argument leaf as the ndarray the compiled function takes."""
+    if type(x) is _ndarray:
+        return x
+    scalar_or_array = bool | int | float | complex | np.generic | np.ndarray
+    if isinstance(x, scalar_or_array) or _is_lazy(x) or hasattr(x, "__array__"):
+        arr = np.asarray(x)
+    else:
+        raise TypeError(
+            f"{name}: an argument of type {type(x).__name__} is not an array, a scalar, "
+            "or a tuple/list/dict of them; pass it through static_argnums or a closure"
+        )
+    if arr.dtype.kind not in "biufc":
+        raise TypeError(f"{name}: arguments of dtype {arr.dtype} are not supported")
+    return arr
+
+
+def _normalize_argnums(argnums: int | Sequence[int], nargs: int, name: str) -> tuple[int, ...]:
+    nums = (argnums,) if isinstance(argnums, int) else tuple(argnums)
+    out = []
+    for i in nums:
+        if not isinstance(i, int) or not -nargs <= i < nargs:
+            raise ValueError(
+                f"{name}: argnums {argnums!r} out of range for a function called with "
+                f"{nargs} positional argument(s)"
+            )
+        out.append(i % nargs)
+    return tuple(out)
+
+
+class _Compiled:
+    """One traced signature: the compiled call, captured values, and how to
+    rebuild the result pytree from the list of output values."""
+
+    __slots__ = ("call", "captured", "unpack")
+
+    def __init__(
+        self, call: Callable[..., list[Any]], captured: tuple[Any, ...], unpack: Callable
+    ) -> None:
+        self.call = call
+        self.captured = captured
+        self.unpack = unpack
+
+
+def _make_unpack(out_tree: Any, template: list[Any], is_var: list[bool]) -> Callable:
+    if out_tree == LEAF and is_var == [True]:
+        return operator.itemgetter(0)
+
+    def unpack(values: list[Any]) -> Any:
+        it = iter(values)
+        leaves = [
+            next(it) if v else (c.copy() if isinstance(c, np.ndarray) else c)
+            for v, c in zip(is_var, template, strict=True)
+        ]
+        return unflatten(out_tree, leaves)
+
+    return unpack
+
+
+class Transformed:
+    """A function transformed by :func:`jit`, :func:`grad` and friends.
+
+    Call it like the original function. ``trace_count`` says how many
+    signatures have been traced (and compiled) so far.
+    """
+
+    def __init__(
+        self,
+        fun: Callable[..., Any],
+        build: Builder,
+        name: str,
+        static_argnums: int | Sequence[int] = (),
+        mode: Any = None,
+    ) -> None:
+        if not callable(fun):
+            raise TypeError(f"{name}: expected a callable, got {type(fun).__name__}")
+        self._fun = fun
+        self._build = build
+        self._name = name
+        if isinstance(static_argnums, int):
+            static_argnums = (static_argnums,)
+        self._static = tuple(sorted(set(static_argnums)))
+        self._mode = mode
+        self._entries: dict[Any, _Compiled] = {}
+        # (dtype, shape) per positional argument -> entry, for calls whose
+        # arguments are all plain ndarrays (no kwargs, no static arguments).
+        self._fast: dict[tuple[Any, ...], _Compiled] = {}
+        self.trace_count = 0
+        functools.update_wrapper(self, fun)
+
+    def __repr__(self) -> str:
+        return f"<{self._name} of {getattr(self._fun, '__qualname__', self._fun)!r}>"
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        if not kwargs:
+            key = tuple([(a.dtype, a.shape) if type(a) is _ndarray else None for a in args])
+            entry = self._fast.get(key)
+            if entry is not None:
+                return entry.unpack(entry.call(*args, *entry.captured))
+        return self._call(args, kwargs)
+
+    def _split(self, args: tuple[Any, ...]) -> tuple[tuple[Any, ...], tuple[Any, ...]]:
+        for i in self._static:
+            if not -len(args) <= i < len(args):
+                raise ValueError(
+                    f"{self._name}: static_argnums {self._static} out of range for a call "
+                    f"with {len(args)} positional argument(s)"
+                )
+        static = {i % len(args) for i in self._static}
+        dynamic = tuple(a for i, a in enumerate(args) if i not in static)
+        statics = tuple(args[i] for i in sorted(static))
+        return dynamic, statics
+
+    def _merge(self, nargs: int, dynamic: Sequence[Any], statics: Sequence[Any]) -> tuple:
+        static = sorted({i % nargs for i in self._static}) if nargs else []
+        dyn, sta = iter(dynamic), iter(statics)
+        return tuple(next(sta) if i in static else next(dyn) for i in range(nargs))
+
+    def _call(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
+        dynamic, statics = self._split(args)
+        leaves, treedef = flatten((dynamic, kwargs), is_leaf=_is_lazy)
+        if any(_is_lazy(leaf) for leaf in leaves):
+            return self._call_lazy(args, kwargs)
+        values = [_leaf_value(leaf, self._name) for leaf in leaves]
+        try:
+            sig = (len(args), treedef, tuple((v.dtype, v.shape) for v in values), statics)
+            hash(sig)
+        except TypeError as exc:
+            raise TypeError(
+                f"{self._name}: static arguments must be hashable, got {statics!r}"
+            ) from exc
+        entry = self._entries.get(sig)
+        if entry is None:
+            entry = self._trace(args, kwargs, statics, treedef, values)
+            self._entries[sig] = entry
+            if not kwargs and not self._static and all(type(a) is _ndarray for a in args):
+                self._fast[tuple((a.dtype, a.shape) for a in args)] = entry
+        return entry.unpack(entry.call(*values, *entry.captured))
+
+    def _trace(
+        self,
+        args: tuple[Any, ...],
+        kwargs: dict[str, Any],
+        statics: tuple[Any, ...],
+        treedef: Any,
+        values: list[np.ndarray],
+    ) -> _Compiled:
+        in_vars = [
+            lt.TensorType(v.dtype, v.shape)(f"{self._name}_in{i}") for i, v in enumerate(values)
+        ]
+        dynamic, kw = unflatten(treedef, [wrap(v) for v in in_vars])
+        try:
+            result = self._build(self._fun, self._merge(len(args), dynamic, statics), kw)
+        except ValueError as exc:
+            names = [str(v) for v in in_vars]
+            if "no value" in str(exc) and any(n in str(exc) for n in names):
+                raise TypeError(
+                    f"{self._name}: {getattr(self._fun, '__name__', 'the function')} needs "
+                    "the value of an argument while it is traced (float(x), if x > 0:, "
+                    "x.tolist(), ...); only dtypes and shapes are known then. Pass that "
+                    "argument through static_argnums, or compute it outside"
+                ) from exc
+            raise
+        out_leaves, out_tree = flatten(result, is_leaf=_is_lazy)
+        outputs: list[Variable] = []
+        template: list[Any] = []
+        is_var: list[bool] = []
+        for leaf in out_leaves:
+            if _is_lazy(leaf):
+                outputs.append(_variable_of(leaf))
+                template.append(None)
+                is_var.append(True)
+            else:
+                template.append(leaf)
+                is_var.append(False)
+        traced = set(in_vars)
+        captured_vars = []
+        for v in graph_inputs(outputs):
+            if v in traced or isinstance(v, Constant) or v.owner is not None:
+                continue
+            if not is_bound(v):
+                raise ValueError(
+                    f"{self._name}: the result of {getattr(self._fun, '__name__', 'f')} "
+                    f"depends on {v}, which is neither an argument nor a value it captured"
+                )
+            captured_vars.append(v)
+        compiled = cached_function(in_vars + captured_vars, outputs, mode=self._mode)
+        self.trace_count += 1
+        return _Compiled(
+            compiled.call_trusted,
+            tuple(bound_value(v) for v in captured_vars),
+            _make_unpack(out_tree, template, is_var),
+        )
+
+    def _call_lazy(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
+        """Called with lazy arrays: build the transform's graph on them and
+        return lazy results (no compiling), so transforms compose."""
+        dynamic, statics = self._split(args)
+        leaves, treedef = flatten((dynamic, kwargs), is_leaf=_is_lazy)
+        arrays = [
+            leaf if isinstance(leaf, Array) else wrap(lt.as_tensor_variable(as_variable(leaf)))
+            for leaf in leaves
+        ]
+        dynamic, kw = unflatten(treedef, arrays)
+        result = self._build(self._fun, self._merge(len(args), dynamic, statics), kw)
+        out_leaves, out_tree = flatten(result, is_leaf=_is_lazy)
+        return unflatten(
+            out_tree,
+            [
+                wrap(_variable_of(leaf)) if isinstance(leaf, Variable) else leaf
+                for leaf in out_leaves
+            ],
+        )
+
+
+# -- builders -------------------------------------------------------------------
+
+
+def _build_call(fun: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
+    return fun(*args, **kwargs)
+
+
+def _wrt(args: tuple[Any, ...], argnums: int | Sequence[int], name: str) -> tuple[list, Any]:
+    """The variables to differentiate with respect to, and their tree."""
+    nums = _normalize_argnums(argnums, len(args), name)
+    tree = args[nums[0]] if isinstance(argnums, int) else tuple(args[i] for i in nums)
+    leaves, wrt_tree = flatten(tree, is_leaf=_is_lazy)
+    wrt = []
+    for leaf in leaves:
+        var = _variable_of(leaf)
+        dtype = np.dtype(var.type.dtype)
+        if dtype.kind not in "fc":
+            raise TypeError(
+                f"{name} requires real- or complex-valued inputs (a floating or complex "
+                f"dtype), but got {dtype}; cast the argument to a float dtype"
+            )
+        wrt.append(var)
+    return wrt, wrt_tree
+
+
+def _split_aux(out: Any, has_aux: bool, name: str) -> tuple[Any, Any]:
+    if not has_aux:
+        return out, None
+    if not isinstance(out, tuple | list) or len(out) != 2:
+        raise TypeError(
+            f"{name} with has_aux=True needs the function to return a pair (output, aux), "
+            f"got {type(out).__name__}"
+        )
+    return out[0], out[1]
+
+
+def _as_output(x: Any) -> Variable:
+    if _is_lazy(x):
+        return _variable_of(x)
+    return lt.as_tensor_variable(np.asarray(x))
+
+
+def _scalar_cost(out: Any, name: str) -> Variable:
+    cost = _as_output(out)
+    if cost.type.ndim != 0:
+        raise TypeError(
+            f"{name}: gradient only defined for scalar-output functions; the output had "
+            f"shape {cost.type.shape}"
+        )
+    if np.dtype(cost.type.dtype).kind != "f":
+        raise TypeError(
+            f"{name} requires real-valued outputs (a floating dtype), but got {cost.type.dtype}"
+        )
+    return cost
+
+
+def _fit(g: Variable, like: Variable) -> Variable:
+    """A gradient in the dtype of the variable it is for (as JAX returns it)."""
+    if g.type.dtype != like.type.dtype:
+        return lt.cast(g, like.type.dtype)
+    return g
+
+
+def _grads(cost: Variable, wrt: list[Variable]) -> list[Variable]:
+    grads = gradient.grad(cost, wrt, disconnected_inputs="ignore")
+    return [_fit(g, w) for g, w in zip(grads, wrt, strict=True)]
+
+
+def _jacobians(y: Variable, wrt: list[Variable], name: str) -> list[Variable]:
+    if np.dtype(y.type.dtype).kind != "f":
+        raise TypeError(
+            f"{name} requires real-valued outputs (a floating dtype), but got {y.type.dtype}"
+        )
+    jacs = gradient.jacobian(y, wrt, disconnected_inputs="ignore")
+    return [_fit(j, w) for j, w in zip(jacs, wrt, strict=True)]
+
+
+# -- the transforms -------------------------------------------------------------
+
+
+def jit(
+    fun: Callable[..., Any] | None = None,
+    *,
+    static_argnums: int | Sequence[int] = (),
+    mode: Any = None,
+) -> Any:
+    """``fun`` traced once per signature and compiled; later calls with the same
+    dtypes and shapes run the compiled function directly.
+
+    ``static_argnums`` lists positional arguments that are Python values
+    (hashable) rather than arrays: each new value traces again. ``mode`` is the
+    compile mode (rewrites and backend). Usable as a decorator, with or without
+    arguments.
+
+    >>> import numpy as np
+    >>> import lazygraph
+    >>> import lazygraph.numpy as lnp
+    >>> @lazygraph.jit
+    ... def f(x, y):
+    ...     return lnp.exp(x) * y + 1.0
+    >>> f(np.zeros(3), np.arange(3.0))
+    array([1., 2., 3.])
+    >>> f(np.ones(3), np.arange(3.0)).round(3)  # same signature: no new trace
+    array([1.   , 3.718, 6.437])
+    >>> f.trace_count
+    1
+    """
+    if fun is None:
+        return functools.partial(jit, static_argnums=static_argnums, mode=mode)
+    return Transformed(fun, _build_call, "jit", static_argnums, mode)
+
+
+def value_and_grad(
+    fun: Callable[..., Any],
+    argnums: int | Sequence[int] = 0,
+    has_aux: bool = False,
+    *,
+    mode: Any = None,
+) -> Transformed:
+    """A function returning ``(fun(...), grad(fun)(...))``, computed together.
+
+    With ``has_aux=True``, ``fun`` returns ``(value, aux)`` and the result is
+    ``((value, aux), gradient)``.
+
+    >>> import numpy as np
+    >>> import lazygraph
+    >>> import lazygraph.numpy as lnp
+    >>> value, g = lazygraph.value_and_grad(lambda x: lnp.sum(x**3))(np.array([1.0, 2.0]))
+    >>> value, g
+    (array(9.), array([ 3., 12.]))
+    """
+
+    def build(f: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
+        wrt, wrt_tree = _wrt(args, argnums, "value_and_grad")
+        out, aux = _split_aux(f(*args, **kwargs), has_aux, "value_and_grad")
+        cost = _scalar_cost(out, "value_and_grad")
+        grads = unflatten(wrt_tree, _grads(cost, wrt))
+        return ((cost, aux) if has_aux else cost), grads
+
+    return Transformed(fun, build, "value_and_grad", (), mode)
+
+
+def grad(
+    fun: Callable[..., Any],
+    argnums: int | Sequence[int] = 0,
+    has_aux: bool = False,
+    *,
+    mode: Any = None,
+) -> Transformed:
+    """The gradient of the scalar-valued ``fun`` with respect to argument
+    ``argnums`` (an int, or a tuple of ints giving a tuple of gradients).
+
+    The argument may be a pytree; its gradient has the same structure, each
+    leaf of its leaf's dtype and shape. ``fun`` must return a 0-d float array
+    (with ``has_aux=True``, a pair ``(value, aux)``: the result is then
+    ``(gradient, aux)``). Integer or boolean arguments cannot be
+    differentiated (``TypeError``).
+
+    >>> import numpy as np
+    >>> import lazygraph
+    >>> import lazygraph.numpy as lnp
+    >>> def loss(params, x):
+    ...     return lnp.sum(lnp.tanh(x * params["w"] + params["b"]))
+    >>> g = lazygraph.grad(loss)({"w": np.array(0.0), "b": np.array(0.0)}, np.arange(3.0))
+    >>> g["w"], g["b"]
+    (array(3.), array(3.))
+    """
+
+    def build(f: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
+        wrt, wrt_tree = _wrt(args, argnums, "grad")
+        out, aux = _split_aux(f(*args, **kwargs), has_aux, "grad")
+        cost = _scalar_cost(out, "grad")
+        grads = unflatten(wrt_tree, _grads(cost, wrt))
+        return (grads, aux) if has_aux else grads
+
+    return Transformed(fun, build, "grad", (), mode)
+
+
+def jacobian(
+    fun: Callable[..., Any],
+    argnums: int | Sequence[int] = 0,
+    has_aux: bool = False,
+    *,
+    mode: Any = None,
+) -> Transformed:
+    """The Jacobian of ``fun`` (reverse mode, like ``jax.jacrev``).
+
+    For an output leaf of shape ``S`` and an argument leaf of shape ``T`` the
+    Jacobian leaf has shape ``S + T``; the result nests the argument's structure
+    inside the output's. Output shapes must be known when tracing.
+
+    >>> import numpy as np
+    >>> import lazygraph
+    >>> lazygraph.jacobian(lambda x: x**2)(np.array([1.0, 2.0]))
+    array([[2., 0.],
+           [0., 4.]])
+    """
+
+    def build(f: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
+        wrt, wrt_tree = _wrt(args, argnums, "jacobian")
+        out, aux = _split_aux(f(*args, **kwargs), has_aux, "jacobian")
+        out_leaves, out_tree = flatten(out, is_leaf=_is_lazy)
+        jacs = [unflatten(wrt_tree, _jacobians(_as_output(y), wrt, "jacobian")) for y in out_leaves]
+        result = unflatten(out_tree, jacs)
+        return (result, aux) if has_aux else result
+
+    return Transformed(fun, build, "jacobian", (), mode)
+
+
+def hessian(
+    fun: Callable[..., Any],
+    argnums: int | Sequence[int] = 0,
+    has_aux: bool = False,
+    *,
+    mode: Any = None,
+) -> Transformed:
+    """The Hessian of the scalar-valued ``fun``: the Jacobian of its gradient.
+
+    For argument leaves of shapes ``T1`` and ``T2`` the block has shape
+    ``T1 + T2``; the result nests the argument's structure in itself.
+
+    >>> import numpy as np
+    >>> import lazygraph
+    >>> import lazygraph.numpy as lnp
+    >>> lazygraph.hessian(lambda x: lnp.sum(x**3))(np.array([1.0, 2.0]))
+    array([[ 6.,  0.],
+           [ 0., 12.]])
+    """
+
+    def build(f: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
+        wrt, wrt_tree = _wrt(args, argnums, "hessian")
+        out, aux = _split_aux(f(*args, **kwargs), has_aux, "hessian")
+        cost = _scalar_cost(out, "hessian")
+        rows = [unflatten(wrt_tree, _jacobians(g, wrt, "hessian")) for g in _grads(cost, wrt)]
+        result = unflatten(wrt_tree, rows)
+        return (result, aux) if has_aux else result
+
+    return Transformed(fun, build, "hessian", (), mode)

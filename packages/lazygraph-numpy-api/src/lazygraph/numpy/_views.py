@@ -1,0 +1,315 @@
+"""How an :class:`~lazygraph.numpy.Array` view is derived from its base, and how
+a write to the view is written back into the base.
+
+A view keeps its base :class:`Array` and a :class:`View`: ``forward(base)``
+re-derives the view's variable from the base's current variable, and
+``write(base, new)`` gives the base's new variable once the view's value has
+become ``new``. Writes are functional (``set_subtensor``, ``transpose``,
+``reshape`` of the new value), so aliasing costs nothing until computed.
+
+Tracked views: basic indexing (ints, slices, ``None``, ``...``), ``.T``,
+``transpose``, ``swapaxes``, ``mT``, ``reshape`` / ``ravel`` / ``squeeze`` where
+numpy returns a view, and ``real`` of a real array. ``diagonal`` and ``imag``
+(and ``real`` of a complex array) are read-only views.
+
+>>> import lazygraph.tensor as lt
+>>> x = lt.tensor("float64", (2, 3), "x")
+>>> t = Transpose.make(2, None)
+>>> t.forward(x).type
+TensorType(float64, shape=(3, 2))
+>>> t.write(x, t.forward(x)).type
+TensorType(float64, shape=(2, 3))
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any
+
+import lazygraph.tensor as lt
+import numpy as np
+from lazygraph.tensor.indexing import numpy_index
+from lazygraph.tensor.subtensor import IncSubtensor, Subtensor
+from lazygraph.tensor.type import TensorType
+from lazygraph.tensor.variable import TensorVariable
+
+if TYPE_CHECKING:
+    from lazygraph.numpy._array import Array
+
+__all__: list[str] = []
+
+
+def _unwrap(x: Any) -> Any:
+    if hasattr(x, "__lazygraph_variable__"):
+        return x.__lazygraph_variable__()
+    return x
+
+
+class View:
+    """A derivation of a view from its base."""
+
+    def forward(self, base: TensorVariable) -> TensorVariable:
+        raise NotImplementedError
+
+    def write(self, base: TensorVariable, new: TensorVariable) -> TensorVariable:
+        raise NotImplementedError
+
+    def strided(self, fake: np.ndarray) -> np.ndarray | None:
+        """The same derivation applied to a numpy array (for numpy's strides), or
+        ``None`` where it cannot be reproduced."""
+        return None
+
+
+class Identity(View):
+    def forward(self, base: TensorVariable) -> TensorVariable:
+        return base
+
+    def write(self, base: TensorVariable, new: TensorVariable) -> TensorVariable:
+        return new
+
+    def strided(self, fake: np.ndarray) -> np.ndarray | None:
+        return fake
+
+
+class Index(View):
+    """Basic indexing ``base[idx]`` (a :class:`Subtensor`); written back with
+    ``set_subtensor``."""
+
+    def __init__(self, entries: tuple[Any, ...], inputs: Sequence[TensorVariable]) -> None:
+        self.entries = entries
+        self.inputs = list(inputs)
+
+    def forward(self, base: TensorVariable) -> TensorVariable:
+        return Subtensor(self.entries)(base, *self.inputs)  # type: ignore[no-any-return]
+
+    def write(self, base: TensorVariable, new: TensorVariable) -> TensorVariable:
+        return IncSubtensor(self.entries, set_instead_of_inc=True)(base, new, *self.inputs)  # type: ignore[no-any-return]
+
+    def strided(self, fake: np.ndarray) -> np.ndarray | None:
+        if self.inputs:
+            return None
+        return fake[numpy_index(self.entries, [], basic=True)]
+
+
+class Transpose(View):
+    def __init__(self, axes: tuple[int, ...]) -> None:
+        self.axes = axes
+        self.inverse = tuple(int(i) for i in np.argsort(axes))
+
+    @classmethod
+    def make(cls, ndim: int, axes: Sequence[Any] | None) -> View:
+        if axes is None:
+            perm = tuple(reversed(range(ndim)))
+        else:
+            perm = tuple(normalize_axis(a, ndim) for a in axes)
+            if len(perm) != ndim or sorted(perm) != list(range(ndim)):
+                raise ValueError("axes don't match array")
+        if perm == tuple(range(ndim)):
+            return Identity()
+        return cls(perm)
+
+    def forward(self, base: TensorVariable) -> TensorVariable:
+        return lt.transpose(base, self.axes)
+
+    def write(self, base: TensorVariable, new: TensorVariable) -> TensorVariable:
+        return lt.transpose(new, self.inverse)
+
+    def strided(self, fake: np.ndarray) -> np.ndarray | None:
+        return fake.transpose(self.axes)
+
+
+class Reshape(View):
+    def __init__(self, shape: tuple[int, ...]) -> None:
+        self.shape = shape
+
+    @classmethod
+    def make(cls, arr: Array, shape: tuple[Any, ...]) -> Reshape:
+        return cls(tuple(int(_unwrap_int(s)) for s in shape))
+
+    def forward(self, base: TensorVariable) -> TensorVariable:
+        return lt.reshape(base, self.shape)
+
+    def write(self, base: TensorVariable, new: TensorVariable) -> TensorVariable:
+        shape = base.type.shape
+        target = shape if None not in shape else lt.shape(base)
+        return lt.reshape(new, target)
+
+    def strided(self, fake: np.ndarray) -> np.ndarray | None:
+        try:
+            return fake.reshape(self.shape, copy=False)
+        except ValueError:
+            return None
+
+
+class ReadOnly(View):
+    """A view numpy makes read-only (``diagonal``), or one whose writes
+    lazygraph cannot express (``real`` / ``imag`` of a complex array)."""
+
+    def __init__(self, fn: Callable[[Any], Any], name: str) -> None:
+        self.fn = fn
+        self.name = name
+
+    def forward(self, base: TensorVariable) -> TensorVariable:
+        return _unwrap(self.fn(base))  # type: ignore[no-any-return]
+
+    def write(self, base: TensorVariable, new: TensorVariable) -> TensorVariable:
+        if self.name == "diagonal":
+            raise ValueError("assignment destination is read-only")
+        raise NotImplementedError(
+            f"writing through .{self.name} of a complex array is not supported by lazygraph; "
+            f"build the new array instead (e.g. x = new_real + 1j * x.imag)"
+        )
+
+
+def _unwrap_int(s: Any) -> int:
+    import operator
+
+    return operator.index(s)
+
+
+def normalize_axis(axis: Any, ndim: int) -> int:
+    """``axis`` in ``range(ndim)`` (negative from the end), or numpy's AxisError."""
+    import operator
+
+    a = operator.index(axis)
+    if not -ndim <= a < ndim:
+        raise np.exceptions.AxisError(a, ndim)
+    return a % ndim if ndim else a
+
+
+def squeezed_shape(shape: tuple[int | None, ...], axis: Any) -> tuple[int, ...]:
+    """The shape after ``squeeze(axis)``, with numpy's errors."""
+    ndim = len(shape)
+    if axis is None:
+        return tuple(s for s in shape if s != 1)  # type: ignore[misc]
+    axes = axis if isinstance(axis, (tuple, list)) else (axis,)
+    norm = {normalize_axis(a, ndim) for a in axes}
+    for a in norm:
+        if shape[a] is not None and shape[a] != 1:
+            raise ValueError("cannot select an axis to squeeze out which has size not equal to one")
+    return tuple(s for i, s in enumerate(shape) if i not in norm)  # type: ignore[misc]
+
+
+def strides_model(arr: Array) -> np.ndarray | None:
+    """A zero-memory numpy array with ``arr``'s shape and numpy's strides for it
+    (following its chain of views from a C-contiguous base), or ``None``."""
+    chain: list[View] = []
+    node = arr
+    while node._base is not None:
+        chain.append(node._view)  # type: ignore[arg-type]
+        node = node._base
+    shape = node.shape
+    if None in shape:
+        return None
+    fake = np.lib.stride_tricks.as_strided(
+        np.zeros(1, dtype=np.uint8), shape, _c_strides(shape), writeable=False
+    )
+    for view in reversed(chain):
+        fake = view.strided(fake)  # type: ignore[assignment]
+        if fake is None:
+            return None
+    return fake
+
+
+def _c_strides(shape: Sequence[int]) -> tuple[int, ...]:
+    strides = []
+    step = 1
+    for s in reversed(shape):
+        strides.append(step)
+        step *= max(int(s), 1)
+    return tuple(reversed(strides))
+
+
+def reshape_is_view(arr: Array, view: Reshape) -> bool:
+    """Whether numpy's ``reshape`` would return a view for ``arr`` (when unsure: yes)."""
+    fake = strides_model(arr)
+    if fake is None:
+        return True
+    try:
+        fake.reshape(view.shape, copy=False)
+    except ValueError:
+        return False
+    return True
+
+
+def index_view(out: TensorVariable) -> View | None:
+    """The view that ``out`` (a result of ``getitem``) is, or ``None`` for a copy."""
+    owner = out.owner
+    if owner is not None and isinstance(owner.op, Subtensor):
+        return Index(owner.op.idx_list, owner.inputs[1:])
+    return None
+
+
+def has_ellipsis(key: Any) -> bool:
+    """Whether an index holds ``...`` (then a 0-d result is a view, not a scalar)."""
+    return key is Ellipsis or (isinstance(key, tuple) and any(k is Ellipsis for k in key))
+
+
+def unwrap_index(key: Any) -> Any:
+    """An index with lazy arrays replaced by their variables."""
+    if isinstance(key, tuple):
+        return tuple(_unwrap(k) for k in key)
+    return _unwrap(key)
+
+
+def _update_value(value: Any) -> Any:
+    from lazygraph.numpy._convert import as_variable
+
+    if isinstance(value, (list, tuple)):
+        from lazygraph.numpy._convert import _holds_lazy
+
+        if not _holds_lazy(value):
+            return value  # numpy converts it straight to the target dtype
+    return as_variable(value)
+
+
+def set_item(var: TensorVariable, key: Any, value: Any) -> TensorVariable:
+    """``var`` with ``var[key] = value`` (numpy's assignment rules)."""
+    target = lt.getitem(var, key)
+    return lt.set_subtensor(target, _update_value(value))
+
+
+def keep_type(new: TensorVariable, old: TensorType) -> TensorVariable:
+    """``new`` with at least ``old``'s static shape (a rebind must not lose it)."""
+    if new.type == old:
+        return new
+    if new.type.dtype != old.dtype:
+        new = lt.cast(new, old.dtype)
+    merged = tuple(
+        o if o is not None else n for o, n in zip(old.shape, new.type.shape, strict=True)
+    )
+    if merged != new.type.shape:
+        new = lt.specify_shape(new, merged)
+    return new
+
+
+def inplace_result(arr: Array, result: Any, ufunc: str) -> TensorVariable:
+    """The value ``arr`` takes after ``arr <op>= other`` gave ``result``: numpy's
+    same-kind casting back to ``arr``'s dtype and no broadcasting of ``arr``."""
+    var = _unwrap(result)
+    out_dtype, dtype = var.type.numpy_dtype, arr.dtype
+    if out_dtype != dtype:
+        if not np.can_cast(out_dtype, dtype, "same_kind"):
+            raise TypeError(
+                f"Cannot cast ufunc {ufunc!r} output from {out_dtype!r} to {dtype!r} "
+                "with casting rule 'same_kind'"
+            )
+        var = lt.cast(var, dtype.name)
+    shape, got = arr.shape, var.type.shape
+    if len(got) != len(shape) or any(
+        a is not None and b is not None and a != b for a, b in zip(shape, got, strict=False)
+    ):
+        raise ValueError(
+            f"non-broadcastable output operand with shape {_fmt(shape)} doesn't match the "
+            f"broadcast shape {_fmt(got)}"
+        )
+    return var  # type: ignore[no-any-return]
+
+
+def _fmt(shape: Sequence[Any]) -> str:
+    return (
+        "("
+        + ",".join("?" if s is None else str(s) for s in shape)
+        + ("," if len(shape) == 1 else "")
+        + ")"
+    )

@@ -1,0 +1,282 @@
+"""The Array object: static attributes, conversions, copies, the array API
+methods, the materialization points (which compute, and give numpy's answers)
+and printing (``str`` / ``format`` exactly numpy's; ``repr`` lazy)."""
+
+from __future__ import annotations
+
+import copy
+import operator
+import pickle
+import warnings
+from typing import Any
+
+import hypothesis.extra.numpy as hnp
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import lazygraph.numpy as lnp
+from lazygraph.compile.cache import stats
+from lazygraph.numpy._convert import bound_value
+from tests.tensor.harness import ALL, arrays, assert_numpy_equal, numpy_result
+
+SHAPES = hnp.array_shapes(min_dims=0, max_dims=3, min_side=0, max_side=4)
+
+
+# -- static facts ---------------------------------------------------------------
+
+
+@settings(max_examples=40, deadline=None)
+@given(dtype=st.sampled_from(ALL), data=st.data())
+def test_static_attributes_match_numpy(dtype: str, data: Any) -> None:
+    a = data.draw(arrays(dtype, SHAPES))
+    x = lnp.asarray(a)
+    assert x.dtype == a.dtype and isinstance(x.dtype, np.dtype)
+    assert x.shape == a.shape and all(type(s) is int for s in x.shape)
+    assert x.ndim == a.ndim
+    assert x.size == a.size and type(x.size) is int
+    assert x.itemsize == a.itemsize and x.nbytes == a.nbytes
+    assert x.device == "cpu"
+    assert x.T.shape == a.T.shape
+    assert_numpy_equal(x.T.compute(), a.T)
+    if a.ndim >= 2:
+        assert_numpy_equal(x.mT.compute(), np.swapaxes(a, -1, -2))
+    else:
+        with pytest.raises(ValueError):
+            x.mT  # noqa: B018
+
+
+def test_unknown_sizes_are_none() -> None:
+    x = lnp.asarray(np.arange(5.0))
+    y = x[x > 2]
+    assert y.shape == (None,)
+    assert y.size is None
+    assert repr(y) == "Array(shape=(None,), dtype=float64, lazy)"
+    assert len(y) == 2  # computed: the size is data-dependent
+    assert y.shape == (2,)  # and known from then on
+
+
+def test_repr_is_lazy() -> None:
+    x = lnp.asarray(np.zeros((2, 3), dtype=np.float32))
+    before = stats().compiles
+    assert repr(x * 2) == "Array(shape=(2, 3), dtype=float32, lazy)"
+    assert repr(x[0, 0]) == "Array(shape=(), dtype=float32, lazy)"
+    assert repr(x[0]) == "Array(shape=(3,), dtype=float32, lazy)"
+    assert stats().compiles == before
+
+
+def test_array_namespace() -> None:
+    x = lnp.asarray(np.arange(3))
+    assert x.__array_namespace__() is lnp
+    assert x.__array_namespace__(api_version="2024.12") is lnp
+    assert x.__array_namespace__(api_version="2023.12") is lnp
+    with pytest.raises(ValueError, match=r"1999\.01"):
+        x.__array_namespace__(api_version="1999.01")
+
+
+def test_array_api_compat_finds_lazygraph_numpy() -> None:
+    array_api_compat = pytest.importorskip("array_api_compat")
+    x = lnp.asarray(np.arange(3))
+    assert array_api_compat.array_namespace(x) is lnp
+    assert array_api_compat.array_namespace(x, 1.0) is lnp
+    assert array_api_compat.is_array_api_obj(x)
+    assert array_api_compat.device(x) == "cpu"
+
+
+def test_to_device() -> None:
+    x = lnp.asarray(np.arange(3))
+    assert x.to_device("cpu") is x
+    assert x.to_device(x.device) is x
+    with pytest.raises(ValueError, match="cuda"):
+        x.to_device("cuda")
+
+
+@settings(max_examples=40, deadline=None)
+@given(src=st.sampled_from(ALL), dst=st.sampled_from(ALL), data=st.data())
+def test_astype_matches_numpy(src: str, dst: str, data: Any) -> None:
+    a = data.draw(arrays(src, (4,), finite=True, min_value=-1000, max_value=1000))
+    x = lnp.asarray(a)
+    with warnings.catch_warnings(), np.errstate(all="ignore"):
+        warnings.simplefilter("ignore")
+        expected = a.astype(dst)
+        got = x.astype(dst)
+        assert got.dtype == expected.dtype
+        assert_numpy_equal(got.compute(), expected)
+    same = x.astype(src, copy=False)
+    assert same is x
+    copied = x.astype(src)
+    assert copied is not x
+    copied[0] = 0
+    assert_numpy_equal(x.compute(), a)
+
+
+def test_astype_casting_rule() -> None:
+    x = lnp.asarray(np.arange(3.0))
+    with pytest.raises(TypeError):
+        x.astype("int32", casting="safe")
+    assert x.astype("complex128", casting="safe").dtype == np.complex128
+
+
+def test_copy_protocols() -> None:
+    x = lnp.asarray(np.arange(3.0))
+    for c in (x.copy(), copy.copy(x), copy.deepcopy(x)):
+        assert c is not x
+        c[0] = 5
+        assert float(x[0]) == 0.0
+    restored = pickle.loads(pickle.dumps(x * 2))
+    assert isinstance(restored, lnp.Array)
+    np.testing.assert_array_equal(restored.compute(), [0.0, 2.0, 4.0])
+
+
+# -- asarray ---------------------------------------------------------------------
+
+
+def test_asarray_binds_inputs_not_constants() -> None:
+    data = np.arange(4.0)
+    x = lnp.asarray(data)
+    var = x._var
+    assert var.owner is None
+    np.testing.assert_array_equal(bound_value(var), data)
+    assert not bound_value(var).flags.writeable
+    assert lnp.asarray(x) is x
+    assert lnp.asarray(x, dtype="float32").dtype == np.float32
+    y = lnp.asarray([[1, 2], [3, 4]], dtype="int8")
+    assert y.dtype == np.int8 and y.shape == (2, 2)
+    z = lnp.asarray([x, x + 1])
+    np.testing.assert_array_equal(z.compute(), [data, data + 1])
+    assert lnp.asarray(3.5).dtype == np.float64
+    with pytest.raises(ValueError, match="copy=False"):
+        lnp.asarray([1, 2], copy=False)
+    with pytest.raises(ValueError, match="device"):
+        lnp.asarray([1, 2], device="gpu")
+    with pytest.raises(TypeError):
+        lnp.asarray(np.array(["a", "b"]))
+
+
+def test_new_data_of_the_same_type_does_not_recompile() -> None:
+    def program(data: np.ndarray) -> np.ndarray:
+        x = lnp.asarray(data)
+        return ((x - x.mean()) * 3.0).compute() if hasattr(x, "mean") else (x * 3.0).compute()
+
+    program(np.arange(5.0))
+    before = stats().compiles
+    rng = np.random.default_rng(0)
+    for _ in range(3):
+        d = rng.standard_normal(5)
+        out = program(d)
+        expected = (d - d.mean()) * 3.0 if hasattr(lnp.Array, "mean") else d * 3.0
+        np.testing.assert_allclose(out, expected)
+    assert stats().compiles == before
+
+
+# -- materialization ---------------------------------------------------------------
+
+
+def _same_outcome(lazy_fn: Any, numpy_fn: Any) -> None:
+    expected, exc = numpy_result(numpy_fn)
+    if exc is not None:
+        with pytest.raises(exc), warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            lazy_fn()
+        return
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        got = lazy_fn()
+    assert type(got) is type(expected), (type(got), type(expected))
+    if isinstance(expected, float) and np.isnan(expected):
+        assert np.isnan(got)
+    else:
+        assert got == expected or (got != got and expected != expected)
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    dtype=st.sampled_from(ALL),
+    shape=st.sampled_from([(), (1,), (1, 1), (0,), (2,), (2, 2)]),
+    conv=st.sampled_from([bool, int, float, complex, operator.index, len]),
+    data=st.data(),
+)
+def test_scalar_conversions_match_numpy(dtype: str, shape: Any, conv: Any, data: Any) -> None:
+    a = data.draw(arrays(dtype, shape))
+    _same_outcome(lambda: conv(lnp.asarray(a)), lambda: conv(a))
+
+
+@settings(max_examples=40, deadline=None)
+@given(dtype=st.sampled_from(ALL), data=st.data())
+def test_tolist_item_iter_match_numpy(dtype: str, data: Any) -> None:
+    a = data.draw(arrays(dtype, SHAPES))
+    x = lnp.asarray(a)
+    assert x.tolist() == a.tolist() or np.array_equal(a, np.asarray(x.tolist()), equal_nan=True)
+    _same_outcome(lambda: x.item(), lambda: a.item())
+    if a.size:
+        assert np.array_equal(np.asarray(x.item(0)), np.asarray(a.item(0)), equal_nan=True)
+    if a.ndim == 0:
+        with pytest.raises(TypeError):
+            iter(x).__next__()
+        return
+    items = list(x)
+    assert len(items) == len(a)
+    for got, ref in zip(items, a, strict=True):
+        got_np = got.compute() if isinstance(got, lnp.Array) else got
+        assert type(got_np) is type(ref) or isinstance(got, lnp.Array)
+        assert_numpy_equal(got_np, ref)
+
+
+def test_iteration_of_rows_gives_views() -> None:
+    a_np = np.zeros((2, 3))
+    a = lnp.asarray(a_np)
+    for row, row_np in zip(a, a_np, strict=True):
+        row[0] = 1
+        row_np[0] = 1
+    assert_numpy_equal(a.compute(), a_np)
+
+
+def test_contains() -> None:
+    x = lnp.asarray(np.array([1, 2, 3]))
+    assert 2 in x
+    assert 5 not in x
+
+
+@settings(max_examples=40, deadline=None)
+@given(dtype=st.sampled_from(ALL), data=st.data())
+def test_array_protocol(dtype: str, data: Any) -> None:
+    a = data.draw(arrays(dtype, SHAPES))
+    x = lnp.asarray(a) + 0 if dtype != "bool" else lnp.asarray(a)
+    expected = a + 0 if dtype != "bool" else a
+    out = np.asarray(x)
+    assert type(out) is np.ndarray and out.flags.writeable
+    assert_numpy_equal(out, expected)
+    assert_numpy_equal(np.asarray(x, dtype="complex128"), expected.astype("complex128"))
+    assert_numpy_equal(np.array(x, copy=True), expected)
+    assert_numpy_equal(x.__array__(), expected)
+
+
+def test_dlpack() -> None:
+    x = lnp.asarray(np.arange(6.0).reshape(2, 3)) * 2
+    assert x.__dlpack_device__() == (1, 0)
+    np.testing.assert_array_equal(np.from_dlpack(x), np.arange(6.0).reshape(2, 3) * 2)
+
+
+# -- printing -----------------------------------------------------------------------
+
+FORMATS = ["", ".3f", "10.2e", "g", "+", "8"]
+
+
+@settings(max_examples=60, deadline=None)
+@given(dtype=st.sampled_from(ALL), data=st.data(), spec=st.sampled_from(FORMATS))
+def test_str_and_format_match_numpy(dtype: str, data: Any, spec: str) -> None:
+    a = data.draw(arrays(dtype, hnp.array_shapes(min_dims=0, max_dims=3, min_side=0, max_side=12)))
+    x = lnp.asarray(a)
+    assert str(x) == str(a)
+    assert f"{x}" == f"{a}"
+    _same_outcome(lambda: format(x, spec), lambda: format(a, spec))
+    assert repr(x.compute()) == repr(a)
+
+
+def test_printing_large_arrays_summarizes_like_numpy() -> None:
+    a = np.arange(5000.0).reshape(50, 100)
+    x = lnp.asarray(a)
+    assert str(x) == str(a)
+    with np.printoptions(precision=2, threshold=5, edgeitems=1):
+        assert str(x / 7) == str(a / 7)

@@ -1,0 +1,296 @@
+"""Array's Python operators against numpy: every dtype (bool, signed, unsigned,
+float, complex), lazy / numpy array / numpy scalar / Python scalar operands on
+either side, broadcasting, 0-d and empty arrays; reflected and in-place forms.
+
+The oracle is numpy itself: the same expression on the numpy arrays gives the
+value and dtype to match, or the exception type to raise.
+"""
+
+from __future__ import annotations
+
+import operator
+import warnings
+from typing import Any
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import lazygraph.numpy as lnp
+from tests.tensor.harness import ALL, arrays, assert_numpy_equal, broadcast_shapes, numpy_result
+
+BINARY = {
+    "+": operator.add,
+    "-": operator.sub,
+    "*": operator.mul,
+    "/": operator.truediv,
+    "//": operator.floordiv,
+    "%": operator.mod,
+    "**": operator.pow,
+    "&": operator.and_,
+    "|": operator.or_,
+    "^": operator.xor,
+    "<<": operator.lshift,
+    ">>": operator.rshift,
+    "==": operator.eq,
+    "!=": operator.ne,
+    "<": operator.lt,
+    "<=": operator.le,
+    ">": operator.gt,
+    ">=": operator.ge,
+}
+INPLACE = {
+    "+=": operator.iadd,
+    "-=": operator.isub,
+    "*=": operator.imul,
+    "/=": operator.itruediv,
+    "//=": operator.ifloordiv,
+    "%=": operator.imod,
+    "**=": operator.ipow,
+    "&=": operator.iand,
+    "|=": operator.ior,
+    "^=": operator.ixor,
+    "<<=": operator.ilshift,
+    ">>=": operator.irshift,
+}
+UNARY = {"-x": operator.neg, "+x": operator.pos, "abs": operator.abs, "~x": operator.invert}
+
+# Operators to skip for complex operands (none: numpy orders complex numbers
+# lexicographically and raises TypeError for // and %, and so does lazygraph).
+NONCOMPLEX: set[str] = set()
+NUMERIC_DTYPES = [d for d in ALL if d != "bool"]
+
+
+def _lazy_raises(fn: Any, expected: type[BaseException]) -> None:
+    with pytest.raises(expected), np.errstate(all="ignore"), warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        out = fn()
+        if isinstance(out, lnp.Array):
+            out.compute()
+
+
+def _check(lazy_fn: Any, numpy_fn: Any) -> None:
+    expected, exc = numpy_result(numpy_fn)
+    if exc is not None:
+        _lazy_raises(lazy_fn, exc)
+        return
+    with np.errstate(all="ignore"), warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        got = lazy_fn()
+        assert isinstance(got, lnp.Array), type(got)
+        assert got.dtype == np.asarray(expected).dtype
+        assert got.shape == np.shape(expected)
+        value = got.compute()
+    assert_numpy_equal(value, expected, signed_zeros=True)
+
+
+def _skip_unsupported(op: str, *dtypes: str) -> bool:
+    return op in NONCOMPLEX and any(d.startswith("complex") for d in dtypes)
+
+
+@st.composite
+def two_arrays(draw: Any) -> tuple[np.ndarray, np.ndarray]:
+    d1 = draw(st.sampled_from(ALL))
+    d2 = draw(st.sampled_from(ALL))
+    s1, s2 = draw(broadcast_shapes(2, max_dims=3))
+    return draw(arrays(d1, s1)), draw(arrays(d2, s2))
+
+
+@settings(max_examples=60, deadline=None)
+@given(op=st.sampled_from(sorted(BINARY)), pair=two_arrays())
+def test_binary_operator_lazy_lazy(op: str, pair: tuple[np.ndarray, np.ndarray]) -> None:
+    a, b = pair
+    if _skip_unsupported(op, a.dtype.name, b.dtype.name):
+        return
+    fn = BINARY[op]
+    _check(lambda: fn(lnp.asarray(a), lnp.asarray(b)), lambda: fn(a, b))
+
+
+@settings(max_examples=60, deadline=None)
+@given(op=st.sampled_from(sorted(BINARY)), pair=two_arrays(), lazy_left=st.booleans())
+def test_binary_operator_with_numpy_array(
+    op: str, pair: tuple[np.ndarray, np.ndarray], lazy_left: bool
+) -> None:
+    """A numpy array on the left goes through ``__array_ufunc__``; on the right
+    through Array's operator."""
+    a, b = pair
+    if _skip_unsupported(op, a.dtype.name, b.dtype.name):
+        return
+    fn = BINARY[op]
+    if lazy_left:
+        _check(lambda: fn(lnp.asarray(a), b), lambda: fn(a, b))
+    else:
+        _check(lambda: fn(a, lnp.asarray(b)), lambda: fn(a, b))
+
+
+def _python_scalars(kind: str) -> st.SearchStrategy[Any]:
+    if kind == "bool":
+        return st.booleans()
+    if kind == "int":
+        # Includes values that overflow small dtypes: NEP 50 raises OverflowError.
+        return st.one_of(st.integers(-3, 3), st.integers(-(2**63), 2**64 - 1))
+    if kind == "float":
+        return st.one_of(
+            st.floats(-4, 4), st.sampled_from([float("nan"), float("inf"), -0.0, 1e300])
+        )
+    return st.builds(complex, st.floats(-4, 4), st.floats(-4, 4))
+
+
+@settings(max_examples=80, deadline=None)
+@given(
+    op=st.sampled_from(sorted(BINARY)),
+    dtype=st.sampled_from(ALL),
+    shape=st.sampled_from([(), (0,), (3,), (2, 3)]),
+    data=st.data(),
+    kind=st.sampled_from(["bool", "int", "float", "complex"]),
+    lazy_left=st.booleans(),
+)
+def test_binary_operator_with_python_scalar(
+    op: str, dtype: str, shape: tuple[int, ...], data: Any, kind: str, lazy_left: bool
+) -> None:
+    """Python scalars are weak (NEP 50), on either side."""
+    if _skip_unsupported(op, dtype) or (op in NONCOMPLEX and kind == "complex"):
+        return
+    a = data.draw(arrays(dtype, shape))
+    s = data.draw(_python_scalars(kind))
+    fn = BINARY[op]
+    if lazy_left:
+        _check(lambda: fn(lnp.asarray(a), s), lambda: fn(a, s))
+    else:
+        _check(lambda: fn(s, lnp.asarray(a)), lambda: fn(s, a))
+
+
+@settings(max_examples=50, deadline=None)
+@given(
+    op=st.sampled_from(sorted(BINARY)),
+    dtype=st.sampled_from(ALL),
+    sdtype=st.sampled_from(ALL),
+    data=st.data(),
+    lazy_left=st.booleans(),
+)
+def test_binary_operator_with_numpy_scalar(
+    op: str, dtype: str, sdtype: str, data: Any, lazy_left: bool
+) -> None:
+    """numpy scalars are strongly typed: they promote like 0-d arrays."""
+    if _skip_unsupported(op, dtype, sdtype):
+        return
+    a = data.draw(arrays(dtype, (3,)))
+    s = data.draw(arrays(sdtype, ())).item()
+    s = np.dtype(sdtype).type(s)
+    fn = BINARY[op]
+    if lazy_left:
+        _check(lambda: fn(lnp.asarray(a), s), lambda: fn(a, s))
+    else:
+        _check(lambda: fn(s, lnp.asarray(a)), lambda: fn(s, a))
+
+
+@settings(max_examples=50, deadline=None)
+@given(op=st.sampled_from(sorted(UNARY)), dtype=st.sampled_from(ALL), data=st.data())
+def test_unary_operator(op: str, dtype: str, data: Any) -> None:
+    a = data.draw(arrays(dtype, st.sampled_from([(), (0,), (4,), (2, 2)])))
+    fn = UNARY[op]
+    _check(lambda: fn(lnp.asarray(a)), lambda: fn(a.copy()))
+
+
+@settings(max_examples=80, deadline=None)
+@given(op=st.sampled_from(sorted(INPLACE)), pair=two_arrays(), scalar=st.booleans())
+def test_inplace_operator(op: str, pair: tuple[np.ndarray, np.ndarray], scalar: bool) -> None:
+    """``a op= b`` keeps ``a``'s dtype and shape (same-kind casting, no broadcasting
+    of ``a``), and rebinds the same object."""
+    a, b = pair
+    if _skip_unsupported(op, a.dtype.name, b.dtype.name):
+        return
+    fn = INPLACE[op]
+    rhs: Any = b
+    if scalar:
+        rhs = b.flat[0].item() if b.size else 1
+    lazy = lnp.asarray(a)
+    expected, exc = numpy_result(lambda: fn(a.copy(), rhs))
+    if exc is not None:
+        _lazy_raises(lambda: fn(lazy, rhs if scalar else lnp.asarray(b)), exc)
+        return
+    with np.errstate(all="ignore"), warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        result = fn(lazy, rhs if scalar else lnp.asarray(b))
+        value = lazy.compute()
+    assert result is lazy
+    assert lazy.dtype == a.dtype and lazy.shape == a.shape
+    assert_numpy_equal(value, expected, signed_zeros=True)
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    dtype=st.sampled_from(["int32", "int64", "float32", "float64", "complex128", "bool"]),
+    shapes=st.sampled_from(
+        [
+            ((3,), (3,)),
+            ((2, 3), (3,)),
+            ((3,), (3, 2)),
+            ((2, 3), (3, 4)),
+            ((2, 2, 3), (3, 1)),
+            ((0, 3), (3, 2)),
+            ((2, 3), (2, 3)),
+            ((), (3,)),
+        ]
+    ),
+    data=st.data(),
+    lazy_left=st.booleans(),
+)
+def test_matmul_operator(
+    dtype: str, shapes: tuple[tuple[int, ...], ...], data: Any, lazy_left: bool
+) -> None:
+    a = data.draw(arrays(dtype, shapes[0], finite=True, min_value=-5, max_value=5))
+    b = data.draw(arrays(dtype, shapes[1], finite=True, min_value=-5, max_value=5))
+    if lazy_left:
+        _check(lambda: lnp.asarray(a) @ b, lambda: a @ b)
+    else:
+        _check(lambda: a @ lnp.asarray(b), lambda: a @ b)
+    _check(lambda: lnp.asarray(a) @ lnp.asarray(b), lambda: a @ b)
+
+
+def test_imatmul_keeps_shape() -> None:
+    a = np.arange(4.0).reshape(2, 2)
+    lazy = lnp.asarray(a)
+    lazy @= a
+    np.testing.assert_array_equal(lazy.compute(), a @ a)
+    with pytest.raises(ValueError):
+        lazy @= np.ones((2, 3))
+
+
+def test_divmod() -> None:
+    a = np.array([7, -7, 3], dtype=np.int16)
+    q, r = divmod(lnp.asarray(a), 3)
+    np.testing.assert_array_equal(q.compute(), a // 3)
+    np.testing.assert_array_equal(r.compute(), a % 3)
+    q, r = divmod(10, lnp.asarray(a))
+    np.testing.assert_array_equal(q.compute(), 10 // a)
+    np.testing.assert_array_equal(r.compute(), 10 % a)
+
+
+@pytest.mark.parametrize("other", ["text", None, object()])
+def test_unsupported_operand_types(other: Any) -> None:
+    x = lnp.asarray(np.arange(3))
+    with pytest.raises(TypeError):
+        x + other
+    with pytest.raises(TypeError):
+        other * x
+    # == falls back to identity, as for any Python object.
+    assert (x == other) is False
+    assert (x != other) is True
+
+
+def test_array_is_unhashable() -> None:
+    with pytest.raises(TypeError):
+        hash(lnp.asarray(np.arange(3)))
+
+
+def test_inplace_errors_are_numpys() -> None:
+    x = lnp.asarray(np.arange(3))
+    with pytest.raises(TypeError, match="same_kind"):
+        x += 1.5
+    with pytest.raises(ValueError, match="non-broadcastable"):
+        x += np.ones((2, 3), dtype=np.int64)
+    y = lnp.asarray(np.arange(3, dtype=np.int8))
+    with pytest.raises(OverflowError):
+        y += 300

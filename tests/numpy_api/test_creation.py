@@ -1,0 +1,154 @@
+"""lazygraph.numpy's creation functions against numpy: shapes (ints, tuples,
+0-d, empty), dtype= (incl. numpy's own dtype objects), fill values whose dtype
+decides the result, ranges with float steps and negative counts, and nested
+lists holding lazy arrays."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import lazygraph.numpy as lnp
+from tests.numpy_api.namespace_harness import ALL, array_args, check, python_scalars
+from tests.tensor.harness import FLOATS, INTS, NUMERIC, shapes
+
+DTYPES = st.sampled_from([None, *ALL, np.float32, np.int16, bool, float, int, complex])
+
+
+@settings(max_examples=20, deadline=None)
+@given(shape=st.one_of(shapes(), st.integers(0, 4)), dtype=DTYPES)
+def test_zeros_ones_empty(shape: object, dtype: object) -> None:
+    check(lnp.zeros, np.zeros, shape, dtype)
+    check(lnp.ones, np.ones, shape, dtype=dtype)
+    got, expected = lnp.empty(shape, dtype), np.empty(shape, dtype)
+    assert got.shape == expected.shape and got.dtype == expected.dtype
+
+
+@settings(max_examples=20, deadline=None)
+@given(shape=shapes(), fill=python_scalars(), dtype=st.sampled_from([None, *NUMERIC]))
+def test_full(shape: tuple[int, ...], fill: object, dtype: object) -> None:
+    check(lnp.full, np.full, shape, fill, dtype)
+    check(lnp.full, np.full, shape, np.float32(1.5))
+
+
+@settings(max_examples=20, deadline=None)
+@given(x=array_args(ALL), fill=python_scalars(), dtype=st.sampled_from([None, *NUMERIC]))
+def test_like_functions(x: np.ndarray, fill: object, dtype: object) -> None:
+    check(lnp.zeros_like, np.zeros_like, x, dtype)
+    check(lnp.ones_like, np.ones_like, x, dtype=dtype)
+    check(lnp.full_like, np.full_like, x, fill, dtype=dtype)
+    check(lnp.zeros_like, np.zeros_like, x, shape=(2, 0))
+    got, expected = lnp.empty_like(x), np.empty_like(x)
+    assert got.shape == expected.shape and got.dtype == expected.dtype
+    check(lnp.ones_like, np.ones_like, lnp.asarray(x))  # a lazy prototype
+
+
+@settings(max_examples=30, deadline=None)
+@given(
+    start=st.one_of(st.integers(-5, 5), st.floats(-5, 5)),
+    stop=st.one_of(st.none(), st.integers(-5, 10), st.floats(-5, 10)),
+    step=st.one_of(st.none(), st.sampled_from([1, 2, -1, 0.5, -0.75, 3])),
+    dtype=st.sampled_from([None, "int32", "float32", "float64"]),
+)
+def test_arange(start: float, stop: float | None, step: float | None, dtype: str | None) -> None:
+    if stop is None and step is not None:
+        check(lnp.arange, np.arange, start, step=step, dtype=dtype)
+    elif stop is None:
+        check(lnp.arange, np.arange, start, dtype=dtype)
+    else:
+        check(lnp.arange, np.arange, start, stop, step, dtype)
+    check(lnp.arange, np.arange, np.int8(3))
+
+
+@settings(max_examples=30, deadline=None)
+@given(
+    start=st.one_of(st.integers(-5, 5), st.floats(-5, 5)),
+    stop=st.one_of(st.integers(-5, 5), st.floats(-5, 5)),
+    num=st.integers(0, 7),
+    endpoint=st.booleans(),
+    dtype=st.sampled_from([None, "float32", "float64", "int64"]),
+)
+def test_linspace_and_logspace(
+    start: float, stop: float, num: int, endpoint: bool, dtype: str | None
+) -> None:
+    check(lnp.linspace, np.linspace, start, stop, num, endpoint, dtype=dtype)
+    check(lnp.linspace, np.linspace, start, stop, num, endpoint, retstep=True)
+    check(lnp.logspace, np.logspace, start / 4, stop / 4, num, endpoint, base=2.0)
+    check(lnp.linspace, np.linspace, np.array([0.0, 1.0]), stop, num, axis=1)
+
+
+def test_linspace_negative_num_is_a_value_error() -> None:
+    check(lnp.linspace, np.linspace, 0, 1, -1)
+
+
+@settings(max_examples=30, deadline=None)
+@given(
+    n=st.integers(0, 4),
+    m=st.one_of(st.none(), st.integers(0, 4)),
+    k=st.integers(-4, 4),
+    dtype=st.sampled_from([None, float, "int32", "bool", "complex64"]),
+)
+def test_eye_identity_tri(n: int, m: int | None, k: int, dtype: object) -> None:
+    check(lnp.eye, np.eye, n, m, k, dtype)
+    check(lnp.identity, np.identity, n, dtype)
+    check(lnp.tri, np.tri, n, m, k, dtype)
+
+
+@settings(max_examples=30, deadline=None)
+@given(x=array_args(ALL, min_dims=2), k=st.integers(-3, 3))
+def test_tril_triu(x: np.ndarray, k: int) -> None:
+    check(lnp.tril, np.tril, x, k)
+    check(lnp.triu, np.triu, x, k=k)
+
+
+@settings(max_examples=30, deadline=None)
+@given(x=array_args(ALL, min_dims=1, max_dims=2), k=st.integers(-3, 3))
+def test_diag(x: np.ndarray, k: int) -> None:
+    check(lnp.diag, np.diag, x, k)
+
+
+@settings(max_examples=20, deadline=None)
+@given(
+    xs=st.lists(array_args(INTS + FLOATS, min_dims=1, max_dims=1), min_size=0, max_size=3),
+    indexing=st.sampled_from(["xy", "ij"]),
+    sparse=st.booleans(),
+)
+def test_meshgrid(xs: list[np.ndarray], indexing: str, sparse: bool) -> None:
+    check(lnp.meshgrid, np.meshgrid, *xs, indexing=indexing, sparse=sparse)
+
+
+@settings(max_examples=30, deadline=None)
+@given(
+    x=st.one_of(array_args(ALL), python_scalars(), st.lists(st.integers(-5, 5), max_size=4)),
+    dtype=st.sampled_from([None, *NUMERIC]),
+    ndmin=st.integers(0, 4),
+)
+def test_array_and_copy(x: object, dtype: object, ndmin: int) -> None:
+    check(lnp.array, np.array, x, dtype, ndmin=ndmin)
+    check(lnp.copy, np.copy, x)
+
+
+def test_array_of_lazy_scalars_stacks_them() -> None:
+    a = lnp.asarray(np.array([1.0, 2.0]))
+    got = lnp.array([[a[0], 3.0], [a[1], a[0] * 2]])
+    np.testing.assert_array_equal(got.compute(), [[1.0, 3.0], [2.0, 2.0]])
+    assert lnp.array(a, ndmin=3).shape == (1, 1, 2)
+    assert lnp.array([a[0], a[1]], dtype=np.float32).dtype == np.float32
+
+
+def test_from_dlpack_and_lazy_sizes() -> None:
+    check(lnp.from_dlpack, np.from_dlpack, np.arange(5.0))
+    n = lnp.asarray(np.array(3))
+    z = lnp.zeros((n, 2))  # a lazy size
+    assert z.compute().shape == (3, 2)
+    np.testing.assert_array_equal(lnp.arange(n).compute(), np.arange(3))
+
+
+def test_bad_arguments_raise_numpy_errors() -> None:
+    check(lnp.zeros, np.zeros, (2, -1))
+    check(lnp.eye, np.eye, 2, order="X")
+    check(lnp.zeros, np.zeros, 3, "not a dtype")
+    with pytest.raises(ValueError, match="order"):
+        lnp.ones(3, order="Z")

@@ -1,0 +1,286 @@
+"""lazygraph.numpy's manipulation functions (reshaping, transposing, joining,
+splitting, flipping, repeating, padding, take) against numpy: one table row per
+function with a strategy for its arguments, including bad axes and shapes,
+where numpy's exception type is expected."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import lazygraph.numpy as lnp
+from tests.numpy_api.namespace_harness import ALL, array_args, check
+from tests.tensor.harness import arrays, shapes
+
+
+@dataclass
+class Row:
+    """A function (the same name in numpy and lazygraph.numpy) and a strategy for
+    its ``(args, kwargs)``."""
+
+    name: str
+    args: Callable[[st.DataObject], tuple[tuple[Any, ...], dict[str, Any]]]
+
+
+def _x(data: st.DataObject, **kw: Any) -> np.ndarray:
+    return data.draw(array_args(ALL, **kw), label="x")
+
+
+def _axis(data: st.DataObject, ndim: int, none: bool = False) -> Any:
+    choices = st.integers(-ndim - 1, ndim)  # one past each end: AxisError rows
+    return data.draw(st.one_of(st.none(), choices) if none else choices, label="axis")
+
+
+def _same_shape_arrays(data: st.DataObject, count: int, **kw: Any) -> list[np.ndarray]:
+    shape = data.draw(shapes(**kw), label="shape")
+    dtypes = data.draw(st.lists(st.sampled_from(ALL), min_size=count, max_size=count))
+    return [data.draw(arrays(d, shape)) for d in dtypes]
+
+
+def _reshape(data: st.DataObject) -> Any:
+    x = _x(data)
+    shape = list(data.draw(st.permutations(x.shape))) if x.ndim else []
+    if shape and data.draw(st.booleans()):
+        shape[data.draw(st.integers(0, len(shape) - 1))] = -1
+    if data.draw(st.booleans()):
+        shape = [*shape, data.draw(st.sampled_from([1, 2]))]  # sometimes impossible
+    return (x, tuple(shape)), {"order": data.draw(st.sampled_from(["C", "F"]))}
+
+
+def _transpose(data: st.DataObject) -> Any:
+    x = _x(data)
+    axes = data.draw(st.one_of(st.none(), st.permutations(range(x.ndim)).map(tuple)))
+    return (x, axes), {}
+
+
+def _two_axes(data: st.DataObject) -> Any:
+    x = _x(data, min_dims=1)
+    return (x, _axis(data, x.ndim), _axis(data, x.ndim)), {}
+
+
+def _expand(data: st.DataObject) -> Any:
+    x = _x(data)
+    return (x, _axis(data, x.ndim + 1)), {}
+
+
+def _squeeze(data: st.DataObject) -> Any:
+    x = _x(data)
+    ones = [i for i, s in enumerate(x.shape) if s == 1]
+    axis = data.draw(st.one_of(st.none(), st.sampled_from(ones or [None]), st.integers(0, 3)))
+    return (x, axis), {}
+
+
+def _broadcast_to(data: st.DataObject) -> Any:
+    x = _x(data, max_dims=2)
+    extra = data.draw(shapes(max_dims=2, min_side=1))
+    target = extra + tuple(s if data.draw(st.booleans()) else max(s, 1) for s in x.shape)
+    if data.draw(st.integers(0, 5)) == 0:
+        target = (*target[:-1], 7) if target else (7,)  # incompatible
+    return (x, target), {}
+
+
+def _broadcast_arrays(data: st.DataObject) -> Any:
+    from tests.tensor.harness import broadcast_shapes
+
+    s1, s2 = data.draw(broadcast_shapes(2))
+    return (data.draw(arrays("int16", s1)), data.draw(arrays("float32", s2))), {}
+
+
+def _atleast(data: st.DataObject) -> Any:
+    n = data.draw(st.integers(1, 3))
+    return tuple(_x(data, max_dims=4) for _ in range(n)), {}
+
+
+def _concatenate(data: st.DataObject) -> Any:
+    xs = _same_shape_arrays(data, data.draw(st.integers(1, 3)), min_dims=1)
+    axis = _axis(data, xs[0].ndim, none=True)
+    kw: dict[str, Any] = {}
+    if data.draw(st.booleans()):
+        kw["dtype"] = data.draw(st.sampled_from(["float64", "int32", "complex128"]))
+        kw["casting"] = data.draw(st.sampled_from(["same_kind", "unsafe"]))
+    return (xs, axis), kw
+
+
+def _stack(data: st.DataObject) -> Any:
+    xs = _same_shape_arrays(data, data.draw(st.integers(1, 3)))
+    return (xs, _axis(data, xs[0].ndim + 1)), {}
+
+
+def _hvd(data: st.DataObject) -> Any:
+    xs = _same_shape_arrays(data, data.draw(st.integers(1, 3)), max_dims=3)
+    return (xs,), {}
+
+
+def _append(data: st.DataObject) -> Any:
+    a, b = _same_shape_arrays(data, 2)
+    return (a, b), {"axis": _axis(data, a.ndim, none=True)}
+
+
+def _split(data: st.DataObject) -> Any:
+    x = _x(data, min_dims=1, min_side=1)
+    axis = _axis(data, x.ndim)
+    sections = data.draw(
+        st.one_of(st.integers(1, 4), st.lists(st.integers(-1, 5), max_size=3)), label="sections"
+    )
+    return (x, sections, axis), {}
+
+
+def _hsplit(data: st.DataObject) -> Any:
+    x = _x(data, min_dims=1, min_side=1)
+    return (x, data.draw(st.sampled_from([1, 2, [1], [0, 2]]))), {}
+
+
+def _unstack(data: st.DataObject) -> Any:
+    x = _x(data, min_dims=1)
+    return (x,), {"axis": _axis(data, x.ndim)}
+
+
+def _flip(data: st.DataObject) -> Any:
+    x = _x(data)
+    return (x, _axis(data, x.ndim, none=True)), {}
+
+
+def _one(data: st.DataObject) -> Any:
+    return (_x(data),), {}
+
+
+def _rot90(data: st.DataObject) -> Any:
+    x = _x(data, min_dims=2)
+    axes = (data.draw(st.integers(-x.ndim, x.ndim - 1)), data.draw(st.integers(0, x.ndim - 1)))
+    return (x, data.draw(st.integers(-5, 5)), axes), {}
+
+
+def _roll(data: st.DataObject) -> Any:
+    x = _x(data)
+    if x.ndim and data.draw(st.booleans()):
+        return (x, data.draw(st.integers(-6, 6)), _axis(data, x.ndim)), {}
+    return (x, data.draw(st.integers(-6, 6))), {}
+
+
+def _repeat(data: st.DataObject) -> Any:
+    x = _x(data, max_dims=2)
+    axis = _axis(data, x.ndim, none=True)
+    length = x.size if axis is None else (x.shape[axis] if -x.ndim <= axis < x.ndim else 1)
+    reps = data.draw(
+        st.one_of(st.integers(0, 3), st.lists(st.integers(0, 3), min_size=length, max_size=length))
+    )
+    return (x, reps, axis), {}
+
+
+def _tile(data: st.DataObject) -> Any:
+    x = _x(data, max_dims=2)
+    reps = data.draw(st.one_of(st.integers(0, 3), st.lists(st.integers(0, 2), max_size=3)))
+    return (x, reps), {}
+
+
+def _pad(data: st.DataObject) -> Any:
+    x = _x(data, max_dims=2, min_side=1)
+    width = data.draw(
+        st.one_of(
+            st.integers(0, 2),
+            st.tuples(st.integers(0, 2), st.integers(0, 2)),
+            st.just([(1, 0)] * x.ndim),
+        )
+    )
+    mode = data.draw(st.sampled_from(["constant", "edge", "reflect", "symmetric", "wrap"]))
+    kw = {"constant_values": data.draw(st.integers(0, 5))} if mode == "constant" else {}
+    return (x, width, mode), kw
+
+
+def _take(data: st.DataObject) -> Any:
+    x = _x(data, min_dims=1, min_side=1)
+    axis = _axis(data, x.ndim, none=True)
+    n = x.size if axis is None else x.shape[axis] if -x.ndim <= axis < x.ndim else 1
+    idx = data.draw(arrays("int64", shapes(max_dims=2), min_value=-2 * n, max_value=2 * n - 1))
+    mode = data.draw(st.sampled_from(["raise", "wrap", "clip"]))
+    if mode == "raise":
+        idx = np.clip(idx, -n, n - 1)
+    return (x, idx, axis), {"mode": mode}
+
+
+def _take_along_axis(data: st.DataObject) -> Any:
+    x = _x(data, min_dims=1, min_side=1)
+    axis = data.draw(st.integers(-x.ndim, x.ndim - 1))
+    return (x, np.argsort(x, axis=axis), axis), {}
+
+
+def _size(data: st.DataObject) -> Any:
+    x = _x(data, min_dims=1)
+    return (x, data.draw(st.integers(-x.ndim, x.ndim - 1))), {}
+
+
+ROWS = [
+    Row("reshape", _reshape),
+    Row("ravel", lambda d: ((_x(d),), {"order": d.draw(st.sampled_from(["C", "F", "K"]))})),
+    Row("transpose", _transpose),
+    Row("permute_dims", _transpose),
+    Row("swapaxes", _two_axes),
+    Row("moveaxis", _two_axes),
+    Row("expand_dims", _expand),
+    Row("squeeze", _squeeze),
+    Row("broadcast_to", _broadcast_to),
+    Row("broadcast_arrays", _broadcast_arrays),
+    Row("atleast_1d", _atleast),
+    Row("atleast_2d", _atleast),
+    Row("atleast_3d", _atleast),
+    Row("concatenate", _concatenate),
+    Row("concat", lambda d: ((_same_shape_arrays(d, 2, min_dims=1),), {"axis": 0})),
+    Row("stack", _stack),
+    Row("vstack", _hvd),
+    Row("hstack", _hvd),
+    Row("dstack", _hvd),
+    Row("column_stack", _hvd),
+    Row("append", _append),
+    Row("split", _split),
+    Row("array_split", _split),
+    Row("hsplit", _hsplit),
+    Row("vsplit", _hsplit),
+    Row("dsplit", _hsplit),
+    Row("unstack", _unstack),
+    Row("flip", _flip),
+    Row("fliplr", _one),
+    Row("flipud", _one),
+    Row("rot90", _rot90),
+    Row("roll", _roll),
+    Row("repeat", _repeat),
+    Row("tile", _tile),
+    Row("pad", _pad),
+    Row("take", _take),
+    Row("take_along_axis", _take_along_axis),
+    Row("shape", _one),
+    Row("ndim", _one),
+    Row("size", _size),
+]
+
+
+@pytest.mark.parametrize("row", ROWS, ids=[r.name for r in ROWS])
+@settings(max_examples=12, deadline=None)
+@given(data=st.data())
+def test_manipulation_matches_numpy(row: Row, data: st.DataObject) -> None:
+    args, kwargs = row.args(data)
+    check(getattr(lnp, row.name), getattr(np, row.name), *args, **kwargs)
+
+
+def test_sequences_may_be_lazy_arrays_and_generators() -> None:
+    x = np.arange(6.0).reshape(2, 3)
+    check(lnp.concatenate, np.concatenate, lnp.asarray(x))
+    check(lnp.stack, np.stack, (row for row in x))
+    check(lnp.vstack, np.vstack, [lnp.asarray(x[0]), x[1]])
+
+
+def test_errors_name_the_function() -> None:
+    x = lnp.asarray(np.zeros((2, 3)))
+    with pytest.raises(np.exceptions.AxisError, match="swapaxes"):
+        lnp.swapaxes(x, 0, 5)
+    with pytest.raises(ValueError, match="concatenate"):
+        lnp.concatenate([x, np.zeros(3)])
+    with pytest.raises(NotImplementedError, match="out= is not supported"):
+        lnp.concatenate([x, x], out=np.zeros((4, 3)))
+    with pytest.raises(ValueError, match="need at least one array"):
+        lnp.stack([])

@@ -1,0 +1,325 @@
+"""Mutation and view semantics: ``a[idx] = v``, in-place operators, and numpy's
+view aliasing (writes through a view are seen by its base and every other view
+of it, and the other way round), checked against numpy running the same program.
+"""
+
+from __future__ import annotations
+
+import warnings
+from typing import Any
+
+import hypothesis.extra.numpy as hnp
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import lazygraph.numpy as lnp
+from lazygraph.compile.cache import stats
+from tests.tensor.harness import ALL, arrays, assert_numpy_equal, numpy_result
+
+
+def _assert_same(lazy: lnp.Array, expected: np.ndarray) -> None:
+    assert lazy.shape == expected.shape
+    assert lazy.dtype == expected.dtype
+    assert_numpy_equal(lazy.compute(), expected, signed_zeros=True)
+
+
+# -- the issue's examples ---------------------------------------------------------
+
+
+def test_write_through_row_view_changes_base() -> None:
+    a_np = np.zeros((3, 4))
+    a = lnp.asarray(a_np)
+    b, b_np = a[0], a_np[0]
+    b[:] = 1
+    b_np[:] = 1
+    _assert_same(a, a_np)
+    _assert_same(a.T, a_np.T)
+
+
+def test_transpose_of_modified_base_sees_change() -> None:
+    a_np = np.arange(6.0).reshape(2, 3)
+    a = lnp.asarray(a_np)
+    t, t_np = a.T, a_np.T
+    a[1, 2] = -5
+    a_np[1, 2] = -5
+    _assert_same(t, t_np)
+    t[0] = 9  # and back through the transpose
+    t_np[0] = 9
+    _assert_same(a, a_np)
+
+
+def test_views_of_views_and_siblings() -> None:
+    a_np = np.arange(24.0).reshape(2, 3, 4)
+    a = lnp.asarray(a_np)
+    v1, v1_np = a[1], a_np[1]
+    v2, v2_np = v1[:, 1:3], v1_np[:, 1:3]
+    sib, sib_np = a[:, 0], a_np[:, 0]
+    v2 += 100
+    v2_np += 100
+    sib[...] = -1
+    sib_np[...] = -1
+    for lazy, ref in ((a, a_np), (v1, v1_np), (v2, v2_np), (sib, sib_np)):
+        _assert_same(lazy, ref)
+
+
+def test_reshape_view_and_copy_follow_numpy() -> None:
+    a_np = np.zeros((2, 6))
+    a = lnp.asarray(a_np)
+    r, r_np = a.reshape(3, 4), a_np.reshape(3, 4)  # contiguous: a view
+    r[0] = 1
+    r_np[0] = 1
+    _assert_same(a, a_np)
+    s, s_np = a[:, :2], a_np[:, :2]
+    flat, flat_np = s.reshape(-1), s_np.reshape(-1)  # not evenly strided: numpy copies
+    assert not np.shares_memory(flat_np, a_np)
+    flat[:] = 7
+    flat_np[:] = 7
+    _assert_same(a, a_np)
+    _assert_same(flat, flat_np)
+    rav, rav_np = a.ravel(), a_np.ravel()
+    rav[-1] = 3
+    rav_np[-1] = 3
+    _assert_same(a, a_np)
+    with pytest.raises(ValueError):
+        s.reshape(-1, copy=False)
+
+
+def test_flatten_and_copy_are_independent() -> None:
+    a_np = np.zeros((2, 2))
+    a = lnp.asarray(a_np)
+    f, c = a.flatten(), a.copy()
+    f[0] = 1
+    c[0, 0] = 2
+    _assert_same(a, a_np)
+    assert f.compute()[0] == 1 and c.compute()[0, 0] == 2
+
+
+def test_rebinding_is_seen_by_every_name() -> None:
+    a = lnp.asarray(np.zeros(3))
+    alias = a
+    a += 1
+    a[0] = 5
+    np.testing.assert_array_equal(alias.compute(), [5.0, 1.0, 1.0])
+    b = a + 0  # a new array, not a view
+    a[1] = 9
+    np.testing.assert_array_equal(b.compute(), [5.0, 1.0, 1.0])
+
+
+def test_setitem_value_reads_old_state() -> None:
+    """numpy's overlapping assignment behaves as if the value were copied first."""
+    a_np = np.arange(5.0)
+    a = lnp.asarray(a_np)
+    a[1:] = a[:-1]
+    a_np[1:] = a_np[:-1]
+    _assert_same(a, a_np)
+
+
+def test_getitem_advanced_then_augmented_assign() -> None:
+    """``a[idx] += v`` with repeated indices adds once (numpy's buffered semantics)."""
+    a_np = np.zeros(4)
+    a = lnp.asarray(a_np)
+    a[[0, 0, 2]] += 1
+    a_np[[0, 0, 2]] += 1
+    _assert_same(a, a_np)
+    a[a > 0] *= 10
+    a_np[a_np > 0] *= 10
+    _assert_same(a, a_np)
+
+
+def test_boolean_mask_assign_with_lazy_mask_and_values() -> None:
+    x_np = np.array([-1.0, 2.0, -3.0, 4.0])
+    x = lnp.asarray(x_np)
+    x[x < 0] = x[x < 0] * -2
+    x_np[x_np < 0] = x_np[x_np < 0] * -2
+    _assert_same(x, x_np)
+
+
+def test_fill_and_sort_in_place() -> None:
+    a_np = np.array([3.0, 1.0, 2.0])
+    a = lnp.asarray(a_np)
+    view = a[:2]
+    a.sort()
+    a_np.sort()
+    _assert_same(a, a_np)
+    _assert_same(view, a_np[:2])
+    view.fill(0)
+    a_np[:2].fill(0)
+    _assert_same(a, a_np)
+
+
+def test_read_only_views() -> None:
+    a = lnp.asarray(np.arange(9.0).reshape(3, 3))
+    d = a.diagonal()
+    with pytest.raises(ValueError, match="read-only"):
+        d[0] = 1
+    z = lnp.asarray(np.array([1 + 2j, 3 - 1j]))
+    np.testing.assert_array_equal(z.imag.compute(), [2.0, -1.0])
+    with pytest.raises(NotImplementedError):
+        z.real[0] = 5
+    r = lnp.asarray(np.arange(3.0))
+    r.real[0] = 7  # a real array's .real is the array itself
+    np.testing.assert_array_equal(r.compute(), [7.0, 1.0, 2.0])
+
+
+def test_setitem_casting_and_errors_are_numpys() -> None:
+    a = lnp.asarray(np.zeros(3, dtype=np.int8))
+    a[0] = 2.9  # unsafe cast, as numpy
+    a[1] = True
+    np.testing.assert_array_equal(a.compute(), np.array([2, 1, 0], dtype=np.int8))
+    with pytest.raises(OverflowError):
+        a[0] = 300
+    with pytest.raises(ValueError):
+        a[:2] = [1, 2, 3]
+    with pytest.raises(IndexError):
+        a[5] = 1
+
+
+def test_numpy_data_is_snapshotted_at_entry() -> None:
+    """Later writes to the numpy buffer do not leak into lazy results (numpy computed
+    them eagerly); ``copy=False`` opts into sharing."""
+    data = np.arange(3.0)
+    x = lnp.asarray(data)
+    y = x * 2
+    data[0] = 100.0
+    np.testing.assert_array_equal(y.compute(), [0.0, 2.0, 4.0])
+    shared = lnp.asarray(data, copy=False)
+    z = shared + 0
+    data[1] = -1.0
+    np.testing.assert_array_equal(z.compute(), [100.0, -1.0, 2.0])
+
+
+def test_computed_results_are_writeable_and_private() -> None:
+    x = lnp.asarray(np.arange(3.0))
+    out = x.compute()
+    out[0] = 42.0
+    np.testing.assert_array_equal(x.compute(), [0.0, 1.0, 2.0])
+    y = x + 1
+    first = y.compute()
+    first[:] = 0
+    np.testing.assert_array_equal(y.compute(), [1.0, 2.0, 3.0])
+
+
+def test_materializing_in_a_loop_reuses_one_compiled_function() -> None:
+    """Pinning live intermediates keeps each iteration's graph the same size."""
+    x = lnp.asarray(np.ones(4))
+    x_np = np.ones(4)
+    x = x * 1.5
+    float(x[0])
+    before = stats().compiles
+    for _ in range(6):
+        x = x * 1.5
+        x_np = x_np * 1.5
+        assert float(x[0]) == x_np[0] * 1.5
+    assert stats().compiles - before <= 2  # the steady-state graph compiles once
+    np.testing.assert_allclose(x.compute(), x_np * 1.5)
+
+
+# -- a random program on numpy and lazy arrays side by side -------------------------
+
+
+@st.composite
+def _programs(draw: Any) -> tuple[np.ndarray, list[tuple[Any, ...]]]:
+    dtype = draw(st.sampled_from(["float64", "int32", "complex64", "bool", "uint8"]))
+    shape = draw(hnp.array_shapes(min_dims=1, max_dims=3, min_side=1, max_side=4))
+    base = draw(arrays(dtype, shape, finite=True))
+    steps = []
+    for _ in range(draw(st.integers(1, 8))):
+        kind = draw(
+            st.sampled_from(["index", "T", "reshape", "swap", "write", "iadd", "copy", "read"])
+        )
+        steps.append((kind, draw(st.integers(0, 100)), draw(st.randoms(use_true_random=False))))
+    return base, steps
+
+
+@settings(max_examples=80, deadline=None)
+@given(program=_programs())
+def test_random_view_programs_match_numpy(program: tuple[np.ndarray, list[Any]]) -> None:
+    base, steps = program
+    pairs: list[tuple[np.ndarray, lnp.Array]] = [(base.copy(), lnp.asarray(base))]
+    for kind, pick, rnd in steps:
+        ref, lazy = pairs[pick % len(pairs)]
+        if kind == "index" and ref.ndim:
+            idx = tuple(
+                rnd.choice([slice(None), slice(None, None, -1), slice(1, None, 2), 0, -1, None])
+                for _ in range(rnd.randint(1, ref.ndim))
+            )
+            expected, exc = numpy_result(lambda: ref[idx])  # noqa: B023
+            if exc is None:
+                # A full integer index gives numpy a scalar: a copy, not a view.
+                pairs.append(
+                    (
+                        np.array(expected)
+                        if np.ndim(expected) == 0 and not isinstance(expected, np.ndarray)
+                        else expected,
+                        lazy[idx],
+                    )
+                )
+        elif kind == "T":
+            pairs.append((ref.T, lazy.T))
+        elif kind == "swap" and ref.ndim >= 2:
+            pairs.append((ref.swapaxes(0, -1), lazy.swapaxes(0, -1)))
+        elif kind == "reshape" and ref.size:
+            pairs.append((ref.reshape(-1), lazy.reshape(-1)))
+        elif kind == "copy":
+            pairs.append((ref.copy(), lazy.copy()))
+        elif kind == "write" and ref.size:
+            idx = tuple(
+                rnd.randrange(-s, s) if s else 0 for s in ref.shape[: rnd.randint(0, ref.ndim)]
+            )
+            value = ref.dtype.type(rnd.randint(0, 9))
+            ref[idx] = value
+            lazy[idx] = value
+        elif kind == "read":
+            # Materializing mid-program pins live arrays; views must stay in step.
+            _assert_same(lazy, ref)
+        elif kind == "iadd" and ref.dtype != np.bool_:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                ref += ref.dtype.type(3)
+                lazy += ref.dtype.type(3)
+    for ref, lazy in pairs:
+        _assert_same(lazy, ref)
+
+
+def _check_setitem(a: np.ndarray, idx: Any, value: Any) -> None:
+    expected = a.copy()
+
+    def assign() -> None:
+        expected[idx] = value
+
+    _, exc = numpy_result(assign)
+    lazy = lnp.asarray(a)
+    if exc is not None:
+        with pytest.raises(exc):
+            lazy[idx] = value
+            lazy.compute()
+        return
+    lazy[idx] = value
+    _assert_same(lazy, expected)
+
+
+@settings(max_examples=50, deadline=None)
+@given(dtype=st.sampled_from(ALL), data=st.data())
+def test_setitem_basic_index_matches_numpy(dtype: str, data: Any) -> None:
+    shape = data.draw(hnp.array_shapes(min_dims=0, max_dims=3, min_side=0, max_side=4))
+    a = data.draw(arrays(dtype, shape))
+    idx = data.draw(hnp.basic_indices(shape, allow_newaxis=True, allow_ellipsis=True))
+    target_shape = a[idx].shape
+    value = data.draw(arrays(dtype, hnp.broadcastable_shapes(target_shape, max_dims=2, min_side=0)))
+    _check_setitem(a, idx, value)
+
+
+@settings(max_examples=40, deadline=None)
+@given(data=st.data())
+def test_setitem_advanced_and_mask_match_numpy(data: Any) -> None:
+    shape = data.draw(hnp.array_shapes(min_dims=1, max_dims=3, min_side=1, max_side=4))
+    a = data.draw(arrays("float64", shape))
+    if data.draw(st.booleans()):
+        idx: Any = data.draw(hnp.integer_array_indices(shape))
+    else:
+        idx = data.draw(arrays("bool", shape))
+    target = a[idx].shape
+    value = data.draw(arrays("float64", hnp.broadcastable_shapes(target, max_dims=1, min_side=0)))
+    _check_setitem(a, idx, value)

@@ -1,0 +1,128 @@
+"""lazygraph.numpy's reductions and statistics against numpy: every dtype
+(integer accumulation dtypes, bool, complex), axis as None/int/tuple/negative/
+out of range, keepdims, dtype=, initial=, ddof/correction, empty reductions
+(NaN or ValueError as numpy), NaN/inf and integer overflow in sums."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import lazygraph.numpy as lnp
+from tests.numpy_api.namespace_harness import ALL, array_args, check
+from tests.tensor.harness import COMPLEX, FLOATS, INTS, NUMERIC
+
+ROW_EXAMPLES = 15
+
+
+def _axis(data: st.DataObject, ndim: int) -> Any:
+    single = st.integers(-ndim - 1, ndim)
+    many = st.lists(st.integers(-ndim, ndim - 1), max_size=ndim, unique=True).map(tuple)
+    return data.draw(st.one_of(st.none(), single, many), label="axis")
+
+
+REDUCTIONS = ["sum", "prod", "max", "min", "amax", "amin", "mean", "ptp", "nansum", "nanmean"]
+
+
+@pytest.mark.parametrize("name", REDUCTIONS)
+@settings(max_examples=ROW_EXAMPLES, deadline=None)
+@given(data=st.data())
+def test_reduction_matches_numpy(name: str, data: st.DataObject) -> None:
+    x = data.draw(array_args(ALL), label="x")
+    axis = _axis(data, x.ndim)
+    keepdims = data.draw(st.booleans(), label="keepdims")
+    # float32 sums may be accumulated in a different order than numpy's pairwise sum
+    rtol = 1e-4 if name in ("sum", "mean", "nansum", "nanmean", "prod") else None
+    check(getattr(lnp, name), getattr(np, name), x, axis, keepdims=keepdims, rtol=rtol)
+
+
+@settings(max_examples=ROW_EXAMPLES, deadline=None)
+@given(data=st.data())
+def test_sum_prod_dtype_and_initial(data: st.DataObject) -> None:
+    x = data.draw(array_args(NUMERIC), label="x")
+    dtype = data.draw(st.sampled_from([None, "int8", "uint64", "float32", "complex128"]))
+    initial = data.draw(st.sampled_from([0, 1, 5, -2]))
+    axis = _axis(data, x.ndim)
+    check(lnp.sum, np.sum, x, axis, dtype, initial=initial, rtol=1e-4)
+    check(lnp.prod, np.prod, x, axis, dtype, rtol=1e-4)
+
+
+@settings(max_examples=ROW_EXAMPLES, deadline=None)
+@given(data=st.data())
+def test_max_min_initial(data: st.DataObject) -> None:
+    x = data.draw(array_args(INTS + FLOATS), label="x")
+    axis = _axis(data, x.ndim)
+    initial = data.draw(st.sampled_from([0, -1, 3]))
+    keepdims = data.draw(st.booleans())
+    check(lnp.max, np.max, x, axis, initial=initial, keepdims=keepdims)
+    check(lnp.min, np.min, x, axis, keepdims=keepdims, initial=initial)
+
+
+@pytest.mark.parametrize("name", ["var", "std"])
+@settings(max_examples=ROW_EXAMPLES, deadline=None)
+@given(data=st.data())
+def test_var_std(name: str, data: st.DataObject) -> None:
+    x = data.draw(array_args((*NUMERIC, *COMPLEX), max_dims=2), label="x")
+    axis = _axis(data, x.ndim)
+    ddof = data.draw(st.sampled_from([0, 1, 2]))
+    fn, ref = getattr(lnp, name), getattr(np, name)
+    check(fn, ref, x, axis, ddof=ddof, rtol=1e-4)
+    check(fn, ref, x, axis, correction=ddof, keepdims=True, rtol=1e-4)
+    check(fn, ref, x, axis, ddof=1, correction=1)  # ValueError in numpy
+
+
+@settings(max_examples=ROW_EXAMPLES, deadline=None)
+@given(data=st.data())
+def test_median(data: st.DataObject) -> None:
+    x = data.draw(array_args(INTS + FLOATS + ("bool",), max_dims=3), label="x")
+    axis = _axis(data, x.ndim)
+    check(lnp.median, np.median, x, axis, keepdims=data.draw(st.booleans()), rtol=1e-6)
+
+
+@settings(max_examples=ROW_EXAMPLES, deadline=None)
+@given(data=st.data())
+def test_average(data: st.DataObject) -> None:
+    x = data.draw(array_args(INTS + FLOATS, min_dims=1, max_dims=2, min_side=1), label="x")
+    axis = data.draw(st.integers(-x.ndim, x.ndim - 1))
+    w = data.draw(st.lists(st.integers(1, 3), min_size=x.shape[axis], max_size=x.shape[axis]))
+    weights = np.asarray(w, dtype=data.draw(st.sampled_from(["int64", "float32"])))
+    check(lnp.average, np.average, x, axis, rtol=1e-5)
+    check(lnp.average, np.average, x, axis, weights, returned=True, rtol=1e-5)
+    full = np.broadcast_to(
+        weights.reshape([-1 if i == axis % x.ndim else 1 for i in range(x.ndim)]), x.shape
+    )
+    check(lnp.average, np.average, x, None, full, rtol=1e-5)
+
+
+@pytest.mark.parametrize("name", ["cumsum", "cumprod"])
+@settings(max_examples=ROW_EXAMPLES, deadline=None)
+@given(data=st.data())
+def test_cumsum_cumprod(name: str, data: st.DataObject) -> None:
+    x = data.draw(array_args(ALL), label="x")
+    axis = data.draw(st.one_of(st.none(), st.integers(-x.ndim - 1, x.ndim)))
+    dtype = data.draw(st.sampled_from([None, "int16", "float64"]))
+    check(getattr(lnp, name), getattr(np, name), x, axis, dtype, rtol=1e-4)
+
+
+@pytest.mark.parametrize("name", ["cumulative_sum", "cumulative_prod"])
+@settings(max_examples=ROW_EXAMPLES, deadline=None)
+@given(data=st.data())
+def test_cumulative(name: str, data: st.DataObject) -> None:
+    x = data.draw(array_args(ALL, max_dims=2), label="x")
+    axis = data.draw(st.one_of(st.none(), st.integers(-x.ndim - 1, x.ndim)))
+    include = data.draw(st.booleans())
+    check(getattr(lnp, name), getattr(np, name), x, axis=axis, include_initial=include, rtol=1e-4)
+
+
+def test_out_and_where_raise_clearly() -> None:
+    x = lnp.asarray(np.arange(4.0))
+    with pytest.raises(NotImplementedError, match="sum: out= is not supported"):
+        lnp.sum(x, out=np.zeros(()))
+    with pytest.raises(NotImplementedError, match="where= is not supported"):
+        lnp.mean(x, where=np.array([True, False, True, True]))
+    with pytest.raises(np.exceptions.AxisError, match="mean"):
+        lnp.mean(x, axis=1)

@@ -1,0 +1,1 @@
+"""Tests of the tensor rewrite stages (canonicalize, stabilize, specialize, fusion, inplace)."""
