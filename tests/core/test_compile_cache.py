@@ -175,6 +175,10 @@ def test_permuted_input_creation_order():
     assert stats().compiles == 1
     np.testing.assert_allclose(g(bv, av)[0], np.exp(av) - 2.0 * bv)
     np.testing.assert_allclose(g.call_trusted(bv, av)[0], np.exp(av) - 2.0 * bv)
+    np.testing.assert_allclose(g.trusted_callable()(bv, av)[0], np.exp(av) - 2.0 * bv)
+    # Extra values are appended to the arguments: here, a's value.
+    np.testing.assert_allclose(g.trusted_callable([av])(bv)[0], np.exp(av) - 2.0 * bv)
+    np.testing.assert_allclose(f.trusted_callable([bv])(av)[0], np.exp(av) - 2.0 * bv)
 
 
 def test_unused_inputs_and_input_outputs():

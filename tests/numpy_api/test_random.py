@@ -171,6 +171,7 @@ def test_namespace_and_errors() -> None:
     assert lr.SeedSequence is np.random.SeedSequence  # classes are numpy's
     assert len(lr.default_rng(0).spawn(2)) == 2
     assert "lognormal" in dir(lr.default_rng(0))
+    assert "lognormal" in dir(lr) and "default_rng" in dir(lr)
     state = lr.get_state()
     a = lr.random()
     lr.set_state(state)

@@ -9,7 +9,7 @@ from typing import Any
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 import lazygraph.numpy as lnp
@@ -21,6 +21,8 @@ ROW_EXAMPLES = 15
 
 def _axis(data: st.DataObject, ndim: int) -> Any:
     single = st.integers(-ndim - 1, ndim)
+    if ndim == 0:
+        return data.draw(st.sampled_from([None, 0, -1, 1, ()]), label="axis")
     many = st.lists(st.integers(-ndim, ndim - 1), max_size=ndim, unique=True).map(tuple)
     return data.draw(st.one_of(st.none(), single, many), label="axis")
 
@@ -80,6 +82,8 @@ def test_var_std(name: str, data: st.DataObject) -> None:
 def test_median(data: st.DataObject) -> None:
     x = data.draw(array_args(INTS + FLOATS + ("bool",), max_dims=3), label="x")
     axis = _axis(data, x.ndim)
+    # numpy's reshape trick fails on this one corner (a ValueError); not worth copying.
+    assume(not (axis == () and x.size == 0))
     check(lnp.median, np.median, x, axis, keepdims=data.draw(st.booleans()), rtol=1e-6)
 
 

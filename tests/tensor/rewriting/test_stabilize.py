@@ -329,6 +329,17 @@ def test_softmax_leaves_a_user_max_shift_alone() -> None:
     np.testing.assert_allclose(f(value), _softmax_oracle(value, 1), rtol=1e-14)
 
 
+def test_a_shift_that_is_not_always_the_max_is_not_stable() -> None:
+    x = lt.tensor("float64", (3, 3), "x")
+    m = lt.max(x, axis=1, keepdims=True)
+    z = x - lt.where(m > 1e6, m, 0.0)  # the max only for huge rows: exp(z) may overflow
+    out = lt.exp(z) / lt.sum(lt.exp(z), axis=1, keepdims=True)
+    assert reductions(rewritten([x], out, STABILIZE), "max") == 2
+    np.testing.assert_allclose(
+        lazygraph.function([x], out)(LOGITS), _softmax_oracle(LOGITS, 1), rtol=1e-14
+    )
+
+
 @pytest.mark.parametrize("form", ["dimshuffle", "full"])
 def test_softmax_with_the_sum_reshaped_by_hand(form: str) -> None:
     if form == "dimshuffle":

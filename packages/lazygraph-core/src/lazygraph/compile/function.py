@@ -85,15 +85,21 @@ def function(
 
     The graph is copied into a :class:`FunctionGraph`, rewritten with ``mode``'s
     query over ``optdb`` (``rewrite=False`` skips that) and compiled by the
-    mode's backend (default ``config.backend``). An output that depends on a
+    mode's backend (default ``config.backend``); the rewrite tags the backend
+    lists in its ``excluded_tags`` attribute are left out. An output that depends on a
     variable not in ``inputs`` raises ``MissingInputError`` naming it.
     """
     unpack_single = isinstance(outputs, Variable)
     outs = [outputs] if unpack_single else list(outputs)  # type: ignore[list-item]
     fgraph = FunctionGraph(list(inputs), outs, clone=True)
     resolved = get_mode(mode)
+    backend_name = resolved.backend or config.backend
+    backend = get_backend(backend_name)
+    # a backend may skip stages it does its own way (JAX: fusion, inplace)
+    excluded = getattr(backend, "excluded_tags", ())
+    if excluded:
+        resolved = resolved.excluding(*excluded)
     if rewrite:
         rewrite_graph(fgraph, resolved)
-    backend_name = resolved.backend or config.backend
-    fn = get_backend(backend_name).compile(fgraph)
+    fn = backend.compile(fgraph)
     return Function(fgraph, fn, unpack_single, backend_name)

@@ -116,6 +116,8 @@ def _extremum(
     x = _tensor(a)
     if initial is _NO_VALUE:
         return wrap(fn(x, axis=_axis(axis), keepdims=keepdims))
+    if x.ndim == 0 and type(axis) is int and axis in (0, -1):
+        axis = ()  # numpy reduces a 0-d array over "axis 0" as over no axis
     # ``initial`` takes part in the reduction (and is the result of an empty one):
     # move the reduced axes last, flatten them, and append one column of it.
     axes = normalize_axes(_axis(axis), x.ndim, name)

@@ -48,6 +48,9 @@ from lazygraph.numpy._pytree import LEAF, flatten, unflatten
 __all__: list[str] = []
 
 _ndarray = np.ndarray
+# (class, dtype, shape) of an argument; the class keeps numpy scalars and
+# ndarray subclasses off the fast path, which passes arguments on unchecked.
+_fast_signature = operator.attrgetter("__class__", "dtype", "shape")
 Builder = Callable[[Callable[..., Any], tuple[Any, ...], dict[str, Any]], Any]
 
 
@@ -92,16 +95,13 @@ def _normalize_argnums(argnums: int | Sequence[int], nargs: int, name: str) -> t
 
 
 class _Compiled:
-    """One traced signature: the compiled call, captured values, and how to
-    rebuild the result pytree from the list of output values."""
+    """One traced signature: the compiled call (captured values included), and
+    how to rebuild the result pytree from its list of output values."""
 
-    __slots__ = ("call", "captured", "unpack")
+    __slots__ = ("call", "unpack")
 
-    def __init__(
-        self, call: Callable[..., list[Any]], captured: tuple[Any, ...], unpack: Callable
-    ) -> None:
+    def __init__(self, call: Callable[..., Sequence[Any]], unpack: Callable) -> None:
         self.call = call
-        self.captured = captured
         self.unpack = unpack
 
 
@@ -156,10 +156,12 @@ class Transformed:
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         if not kwargs:
-            key = tuple([(a.dtype, a.shape) if type(a) is _ndarray else None for a in args])
-            entry = self._fast.get(key)
+            try:
+                entry = self._fast.get(tuple(map(_fast_signature, args)))
+            except AttributeError:  # an argument that is not an array
+                entry = None
             if entry is not None:
-                return entry.unpack(entry.call(*args, *entry.captured))
+                return entry.unpack(entry.call(*args))
         return self._call(args, kwargs)
 
     def _split(self, args: tuple[Any, ...]) -> tuple[tuple[Any, ...], tuple[Any, ...]]:
@@ -197,8 +199,8 @@ class Transformed:
             entry = self._trace(args, kwargs, statics, treedef, values)
             self._entries[sig] = entry
             if not kwargs and not self._static and all(type(a) is _ndarray for a in args):
-                self._fast[tuple((a.dtype, a.shape) for a in args)] = entry
-        return entry.unpack(entry.call(*values, *entry.captured))
+                self._fast[tuple(map(_fast_signature, args))] = entry
+        return entry.unpack(entry.call(*values))
 
     def _trace(
         self,
@@ -250,8 +252,7 @@ class Transformed:
         compiled = cached_function(in_vars + captured_vars, outputs, mode=self._mode)
         self.trace_count += 1
         return _Compiled(
-            compiled.call_trusted,
-            tuple(bound_value(v) for v in captured_vars),
+            compiled.trusted_callable([bound_value(v) for v in captured_vars]),
             _make_unpack(out_tree, template, is_var),
         )
 

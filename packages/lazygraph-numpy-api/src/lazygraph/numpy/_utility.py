@@ -85,6 +85,8 @@ def diff(
     array([2, 2, 2])
     """
     n = int(n)
+    if n == 0:
+        return wrap(lt.as_tensor_variable(as_variable(a)))  # numpy returns ``a`` itself
     if n < 0:
         raise ValueError(f"order must be non-negative but got {n!r}")
     x = lt.as_tensor_variable(as_variable(a))

@@ -489,3 +489,7 @@ def __getattr__(name: str) -> Any:
     if name not in _FORWARDED:
         _FORWARDED[name] = getattr(_global, name)
     return _FORWARDED[name]
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *(n for n in dir(np.random) if not n.startswith("_"))})

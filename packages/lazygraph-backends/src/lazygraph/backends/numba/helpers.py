@@ -83,7 +83,7 @@ def float_floor_divide(a, b):  # type: ignore[no-untyped-def]
         if (b < 0) != (mod < 0):
             div -= 1.0
     if div != 0:
-        floordiv = math.floor(div)
+        floordiv = np.floor(div)
         if div - floordiv > 0.5:
             floordiv += 1.0
         return floordiv

@@ -63,7 +63,7 @@ def _float_to_int(expr: str, dst: str) -> str:
         return f"cast_float_uint64({expr}, np.uint64({bad}))"
     if signed and bits == 64:
         lo, hi = -(2.0**63), 2.0**63
-    elif signed:
+    elif signed or bits <= 16:
         lo, hi = -(2.0**31), 2.0**31  # C converts through a 32-bit int
     else:
         lo, hi = -(2.0**63), 2.0**63

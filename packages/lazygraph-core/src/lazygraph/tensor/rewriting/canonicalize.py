@@ -9,10 +9,11 @@ information the rule does not fire.
 
 Identities that can change where NaN or inf appear carry the tag
 ``unsafe_nan`` instead of ``fast_run``: they run only when asked for
-(``Mode().including("unsafe_nan")``). Two more tags mark milder changes that
-run by default and can be switched off: ``signed_zero`` (``x + 0.0 -> x`` keeps
-``-0.0`` where numpy gives ``+0.0``) and ``changes_overflow`` (the result is
-finite where the unrewritten graph overflowed to inf or underflowed to 0).
+(``Mode().including("unsafe_nan")``). ``x + 0.0 -> x`` for floats keeps
+``-0.0`` where numpy gives ``+0.0``: it is tagged ``signed_zero`` only, and
+runs only when that tag is asked for. ``changes_overflow`` marks rules that run
+by default and give a finite result where the unrewritten graph overflowed to
+inf or underflowed to 0 (switch them off by that tag).
 ``docs/rewrites.md`` lists every rule.
 
 The shape, indexing and reduction rules are in
@@ -48,6 +49,7 @@ from lazygraph.tensor.type import TensorType
 __all__ = [
     "add_chain_float",
     "add_chain_int",
+    "add_order",
     "as_type_of",
     "constant_data",
     "elemwise",
@@ -56,6 +58,7 @@ __all__ = [
     "log_exp",
     "mul_chain_float",
     "mul_chain_int",
+    "mul_order",
     "neg_neg",
     "register_canonicalize",
     "scalar_name",
@@ -114,14 +117,12 @@ def is_constant_all(var: Variable, value: float) -> bool:
     >>> is_constant_all(lt.constant([1.0, 1.0]), 1), is_constant_all(lt.constant(2), 1)
     (True, False)
     """
-    if not isinstance(var, Constant):
+    if not isinstance(var, Constant) or not isinstance(var.type, TensorType):
         return False
-    data = constant_data(var)
-    if data is None or data.size == 0:
-        return False
+    data = var.data
     if data.ndim == 0:
-        return bool(data == value)
-    return bool(np.all(data == value))
+        return bool(data.item() == value)  # the common case: a Python comparison
+    return data.size > 0 and bool(np.all(data == value))
 
 
 def as_type_of(new: Variable, like: Variable) -> Variable | None:
@@ -314,6 +315,37 @@ add_chain_float = register_canonicalize(_chain_rule("add", "fc"), safe=False)
 mul_chain_float = register_canonicalize(_chain_rule("multiply", "fc"), safe=False)
 
 
+def _order_rule(name: str) -> NodeRewriter:
+    """For float and complex ``name`` nodes (IEEE ``+`` and ``*`` commute
+    exactly, reassociation is the unsafe part): a constant operand goes last,
+    and two graph inputs go in input order, so that merge finds ``a + b`` and
+    ``b + a`` equal. Consistent with the chain rules' order, so they cannot undo
+    each other."""
+    op = elemwise(name)
+
+    def transform(fgraph: FunctionGraph, node: Apply) -> list[Variable] | None:
+        a, b = node.inputs
+        if node.outputs[0].type.numpy_dtype.kind not in "fc":  # type: ignore[attr-defined]
+            return None
+        swap = isinstance(a, Constant) and not isinstance(b, Constant)
+        inputs = a.owner is None and b.owner is None and not isinstance(a, Constant)
+        if not swap and inputs and not isinstance(b, Constant):
+            positions = _positions(fgraph)
+            swap = positions.get(b, -1) < positions.get(a, -1)
+        if not swap:
+            return None
+        return [r] if (r := as_type_of(op(b, a), node.outputs[0])) is not None else None
+
+    rewriter = node_rewriter([op])(transform)
+    rewriter.name = f"{name.replace('multiply', 'mul')}_order"
+    rewriter.__doc__ = f"c {name} x -> x {name} c; b {name} a -> a {name} b (graph inputs a, b)"
+    return rewriter
+
+
+add_order = register_canonicalize(_order_rule("add"))
+mul_order = register_canonicalize(_order_rule("multiply"))
+
+
 # -- neutral elements --------------------------------------------------------------
 
 
@@ -338,12 +370,15 @@ def x_div_1(fgraph: FunctionGraph, node: Apply) -> list[Variable] | None:
 
 
 def _zero_is_exact(x: Variable, zero: Variable, negative_zero: bool) -> bool:
-    """``x + zero`` is ``x`` bit for bit: always for integers and bool; for
-    floats only when every zero is ``-0.0`` (``-0.0 + +0.0`` is ``+0.0``)."""
-    if not is_float(x) and not is_float(zero):
+    """``x + zero`` (``x - zero``) is ``x`` bit for bit: always for integer and bool
+    ``x`` (they have no -0.0); for real floats only when every zero has the sign
+    bit ``negative_zero`` (``-0.0 + +0.0`` is ``+0.0``, ``-0.0 - -0.0`` too)."""
+    if not is_float(x):
         return True
     data = constant_data(zero)
-    return data is not None and bool(np.all(np.signbit(data) == negative_zero))
+    if data is None or x.type.numpy_dtype.kind == "c" or data.dtype.kind == "c":  # type: ignore[attr-defined]
+        return False
+    return bool(np.all(np.signbit(data) == negative_zero))
 
 
 @node_rewriter([elemwise("add")])
@@ -362,7 +397,7 @@ def x_plus_0(fgraph: FunctionGraph, node: Apply) -> list[Variable] | None:
 @node_rewriter([elemwise("add")])
 def x_plus_0_signed_zero(fgraph: FunctionGraph, node: Apply) -> list[Variable] | None:
     """x + 0.0 -> x for float x: exact except that ``-0.0 + 0.0`` is ``+0.0``
-    and the rewritten graph gives ``-0.0`` (tag ``signed_zero``)."""
+    and the rewritten graph gives ``-0.0`` (opt-in: tag ``signed_zero``)."""
     x = other_operand(node, 0)
     if x is None:
         return None
@@ -383,7 +418,11 @@ def x_minus_0(fgraph: FunctionGraph, node: Apply) -> list[Variable] | None:
 register_canonicalize(x_times_1)
 register_canonicalize(x_div_1)
 register_canonicalize(x_plus_0)
-register_canonicalize(x_plus_0_signed_zero, "signed_zero")
+# opt-in (``Mode().including("signed_zero")``): numpy's x + 0.0 turns -0.0 into +0.0,
+# an idiom code relies on
+optdb["canonicalize"].register(  # type: ignore[call-arg]
+    x_plus_0_signed_zero.name, x_plus_0_signed_zero, "signed_zero"
+)
 register_canonicalize(x_minus_0)
 
 

@@ -111,6 +111,10 @@ def useless_reshape(fgraph: FunctionGraph, node: Apply) -> list[Variable] | None
         e = entries[unmatched[0]]
         if not (isinstance(e, int) and e < 0):
             return None
+        # numpy rejects a -1 beside a zero size: only static non-zero sizes around it
+        others = [x.type.shape[i] for i in range(len(entries)) if i != unmatched[0]]  # type: ignore[attr-defined]
+        if any(s is None or s == 0 for s in others):
+            return None
     return _replace(x, node.outputs[0])
 
 

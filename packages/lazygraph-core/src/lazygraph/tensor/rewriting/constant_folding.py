@@ -67,8 +67,11 @@ def fold_node(node: Apply) -> list[Constant] | None:
 @node_rewriter(None)
 def constant_folding(fgraph: FunctionGraph, node: Apply) -> list[Constant] | None:
     """op(c1, c2, ...) -> the constant it computes (when ``op.do_constant_folding``)."""
-    if not node.inputs or not all(isinstance(i, Constant) for i in node.inputs):
+    if not node.inputs:
         return None
+    for i in node.inputs:  # runs on every node: a plain loop, no generator
+        if not isinstance(i, Constant):
+            return None
     if not node.op.do_constant_folding(fgraph, node):
         return None
     return fold_node(node)

@@ -192,7 +192,11 @@ def is_max_shifted(z: Variable, axes: Sequence[int]) -> bool:
     shift = _strip_dimshuffle(shift)
     guard = shift.owner
     if scalar_name(guard) == "where":  # where(isfinite(m), m, 0): the guarded shift
-        shift = _strip_dimshuffle(guard.inputs[1])  # type: ignore[union-attr]
+        cond, m, zero = guard.inputs  # type: ignore[union-attr]
+        check = owner_named(cond, "isfinite")
+        if check is None or check.inputs[0] is not m or not is_constant_all(zero, 0):
+            return False
+        shift = _strip_dimshuffle(m)
     owner = shift.owner
     return (
         owner is not None

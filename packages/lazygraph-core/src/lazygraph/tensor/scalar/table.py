@@ -327,7 +327,8 @@ _float_row(
 
 # -- complex parts ---------------------------------------------------------------
 
-_row("conj", 1, "all", out_same_bool_int8, np.conjugate, lambda x, out, gz: gz)
+# The rule for complex inputs; Elemwise.L_op refuses complex gradients for now.
+_row("conj", 1, "all", out_same_bool_int8, np.conjugate, lambda x, out, gz: lt.conj(gz))
 _row("real", 1, "all", out_real, np.real, lambda x, out, gz: gz)
 _row("imag", 1, "all", out_real, np.imag, None)
 

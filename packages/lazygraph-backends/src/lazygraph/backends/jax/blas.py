@@ -1,0 +1,3 @@
+"""JAX lowerings: blas ops."""
+
+from __future__ import annotations

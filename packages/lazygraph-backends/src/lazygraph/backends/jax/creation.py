@@ -1,0 +1,3 @@
+"""JAX lowerings: creation ops."""
+
+from __future__ import annotations

@@ -1,0 +1,278 @@
+"""Elementwise lowerings: the scalar table, ``Composite``, ``Elemwise``,
+``DimShuffle`` and ``SumToShape``.
+
+Each scalar table row maps to the ``jax.numpy`` function of its numpy name;
+the exceptions below are rows numpy names differently, rows with no jnp
+twin, and integer arithmetic where XLA's answer differs from numpy's
+(division by zero, ``pow`` overflow, shifts past the bit width).
+
+>>> import numpy as np
+>>> from lazygraph.backends.jax.elemwise import scalar_function
+>>> from lazygraph.tensor.scalar import scalar_op
+>>> f = scalar_function(scalar_op("floor_divide"), ["int8", "int8"], "int8", None)
+>>> np.asarray(f(np.array([7, -7], "int8"), np.array([0, 2], "int8")))
+array([ 0, -4], dtype=int8)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+from lazygraph.backends.jax.dispatch import Context, Unsupported, register
+from lazygraph.graph.basic import Apply, Constant, Variable
+from lazygraph.tensor.elemwise import DimShuffle, Elemwise, SumToShape
+from lazygraph.tensor.scalar import Composite, ScalarOp
+
+__all__ = ["composite_function", "elemwise_function", "scalar_function"]
+
+Fn = Callable[..., Any]
+
+# numpy name -> jnp function, where the jnp name differs or there is none
+_RENAMED: dict[str, Fn] = {
+    "clip": lambda x, lo, hi: jnp.minimum(jnp.maximum(x, lo), hi),
+    "where": jnp.where,
+    "copy": lambda x: x,
+    "sigmoid": jax.nn.sigmoid,
+    "softplus": lambda x: jnp.logaddexp(x, jnp.zeros((), x.dtype)),
+    "log_sigmoid": lambda x: -jnp.logaddexp(-x, jnp.zeros((), x.dtype)),
+    "erf": jax.scipy.special.erf,
+    "erfc": jax.scipy.special.erfc,
+}
+
+
+def _log1mexp(x: Any) -> Any:
+    # Mächler: log(-expm1(x)) near 0, log1p(-exp(x)) further out
+    near_zero = x > -np.log(2.0)
+    return jnp.where(near_zero, jnp.log(-jnp.expm1(x)), jnp.log1p(-jnp.exp(x)))
+
+
+def _int_divmod(name: str, x: Any, y: Any) -> Any:
+    """numpy's integer ``//``, ``%`` and ``fmod``: 0 where ``y == 0``."""
+    zero = y == 0
+    safe = jnp.where(zero, jnp.ones_like(y), y)
+    if x.dtype.kind == "i":
+        # MIN // -1 overflows in hardware; numpy wraps to MIN (and MIN % -1 == 0)
+        minus_one = safe == -1
+        safe = jnp.where(minus_one, jnp.ones_like(y), safe)
+    fn = {"floor_divide": jnp.floor_divide, "remainder": jnp.remainder, "fmod": jnp.fmod}[name]
+    result = fn(x, safe)
+    if x.dtype.kind == "i":
+        if name == "floor_divide":
+            result = jnp.where(minus_one, -x, result)
+        else:
+            result = jnp.where(minus_one, jnp.zeros_like(x), result)
+    return jnp.where(zero, jnp.zeros_like(result), result)
+
+
+def _int_power(x: Any, y: Any, ctx: Context | None) -> Any:
+    """numpy's integer power: wraps on overflow; a negative exponent raises."""
+    if ctx is not None and y.dtype.kind == "i":
+        ctx.check(jnp.any(y < 0), ValueError, "Integers to negative integer powers are not allowed.")
+    bits = np.dtype(y.dtype).itemsize * 8
+    x, y = jnp.broadcast_arrays(x, y)
+    result = jnp.ones_like(x)
+    base = x
+    e = y
+    one = jnp.ones((), y.dtype)
+    for _ in range(bits):
+        result = jnp.where((e & one) != 0, result * base, result)
+        base = base * base
+        e = jax.lax.shift_right_logical(e, one)
+    return result
+
+
+#: functions with f(conj(z)) == conj(f(z)) (C99), whose branch cuts XLA gets
+#: wrong on the -0.0 side: computed on the +0.0 side and conjugated back
+_CONJ_SYMMETRIC = frozenset(
+    "sqrt log log2 log10 log1p exp expm1 sin cos tan sinh cosh tanh "
+    "asin acos atan asinh acosh atanh".split()
+)
+
+
+def _conj_symmetric(fn: Fn) -> Fn:
+    def run(z: Any) -> Any:
+        lower = jnp.signbit(jnp.imag(z))
+        r = fn(jnp.where(lower, jnp.conj(z), z))
+        return jnp.where(lower, jnp.conj(r), r)
+
+    return run
+
+
+def _cast(x: Any, dtype: str) -> Any:
+    target = np.dtype(dtype)
+    if x.dtype.kind == "c" and target.kind != "c":
+        x = jnp.real(x)
+    if target.kind == "b":
+        return x != 0
+    return x.astype(target)
+
+
+def _round(x: Any, decimals: int = 0) -> Any:
+    if x.dtype.kind in "iu" and decimals >= 0:
+        return x
+    return jnp.round(x, decimals)
+
+
+def _reciprocal(x: Any) -> Any:
+    if x.dtype.kind in "iu":
+        return _int_divmod("floor_divide", jnp.ones_like(x), x) * (jnp.abs(x) == 1)
+    return jnp.reciprocal(x)
+
+
+def scalar_function(
+    op: ScalarOp, in_dtypes: Sequence[str], out_dtype: str, ctx: Context | None
+) -> Fn:
+    """The jax function of table row ``op`` for inputs of ``in_dtypes``: takes and
+    returns (broadcasting) arrays; the result has ``out_dtype``."""
+    row = op.row
+    name = row.name
+    params = op.params
+    promoted_positions = row.promoted_inputs()
+    promoted = np.result_type(*[in_dtypes[i] for i in promoted_positions]).name
+    out_kind = np.dtype(out_dtype).kind
+    compute = promoted
+    if row.cast_inputs and np.dtype(promoted).kind in "biu":
+        compute = out_dtype
+    elif np.dtype(promoted).kind == "b" and out_kind in "iuf":
+        compute = out_dtype  # bool arithmetic numpy does in int8 (square, pow)
+    elif name == "divide" and np.dtype(promoted).kind in "biu":
+        compute = out_dtype
+
+    if name in ("floor_divide", "remainder", "fmod") and np.dtype(compute).kind in "iu":
+
+        def base(x: Any, y: Any) -> Any:
+            return _int_divmod(name, x, y)
+    elif name == "pow" and np.dtype(compute).kind in "iu":
+
+        def base(x: Any, y: Any) -> Any:
+            return _int_power(x, y, ctx)
+    elif name == "cast":
+        (dtype,) = params
+
+        def base(x: Any) -> Any:
+            return _cast(x, dtype)
+    elif name == "round":
+
+        def base(x: Any) -> Any:
+            return _round(x, *params)
+    elif name == "second":
+
+        def base(x: Any, y: Any) -> Any:
+            return jnp.broadcast_to(y, jnp.broadcast_shapes(jnp.shape(x), jnp.shape(y)))
+    elif name == "reciprocal":
+        base = _reciprocal
+    elif name == "log1mexp":
+        base = _log1mexp
+    elif name in _RENAMED:
+        fn = _RENAMED[name]
+
+        def base(*xs: Any) -> Any:
+            return fn(*xs, *params)
+    else:
+        jnp_fn = getattr(jnp, row.numpy_name or name, None)
+        if jnp_fn is None:
+            raise Unsupported(f"no jax function for scalar op {name}")
+
+        def base(*xs: Any) -> Any:
+            return jnp_fn(*xs, *params)
+
+    if np.dtype(compute).kind == "c" and name in _CONJ_SYMMETRIC:
+        base = _conj_symmetric(base)
+
+    casts = [
+        compute if i in promoted_positions and np.dtype(d).name != compute else None
+        for i, d in enumerate(in_dtypes)
+    ]
+    out_np = np.dtype(out_dtype)
+
+    def run(*xs: Any) -> Any:
+        xs = tuple(jnp.asarray(x) if c is None else jnp.asarray(x).astype(c) for x, c in zip(xs, casts, strict=True))
+        result = base(*xs)
+        if result.dtype != out_np:
+            result = _cast(result, out_dtype)
+        return result
+
+    return run
+
+
+def composite_function(comp: Composite, ctx: Context | None) -> Fn:
+    """The jax function of a scalar subgraph, applied to whole arrays; returns
+    the list of its outputs."""
+    steps = []
+    for node in comp.nodes:
+        in_dtypes = [v.type.dtype for v in node.inputs]  # type: ignore[attr-defined]
+        out_dtypes = [o.type.dtype for o in node.outputs]  # type: ignore[attr-defined]
+        if isinstance(node.op, Composite):
+            steps.append((node, composite_function(node.op, ctx)))
+        else:
+            fn = scalar_function(node.op, in_dtypes, out_dtypes[0], ctx)  # type: ignore[arg-type]
+            steps.append((node, _listed(fn)))
+
+    def run(*xs: Any) -> list[Any]:
+        env: dict[Variable, Any] = dict(zip(comp.inputs, xs, strict=True))
+        for node, fn in steps:
+            args = [np.asarray(v.data) if isinstance(v, Constant) else env[v] for v in node.inputs]
+            env.update(zip(node.outputs, fn(*args), strict=True))
+        return [jnp.asarray(np.asarray(v.data) if isinstance(v, Constant) else env[v]) for v in comp.outputs]
+
+    return run
+
+
+def _listed(fn: Fn) -> Fn:
+    def run(*xs: Any) -> list[Any]:
+        return [fn(*xs)]
+
+    return run
+
+
+def elemwise_function(scalar: ScalarOp | Composite, node: Apply, ctx: Context | None) -> Fn:
+    """The jax function of ``Elemwise(scalar)`` applied as in ``node``."""
+    if isinstance(scalar, Composite):
+        return composite_function(scalar, ctx)
+    in_dtypes = [v.type.dtype for v in node.inputs]  # type: ignore[attr-defined]
+    return _listed(scalar_function(scalar, in_dtypes, node.outputs[0].type.dtype, ctx))  # type: ignore[attr-defined]
+
+
+@register(Elemwise)
+def _elemwise(op: Elemwise, node: Apply, ctx: Context) -> Fn:
+    fn = elemwise_function(op.scalar_op, node, ctx)
+    shape = node.outputs[0].type.shape  # type: ignore[attr-defined]
+
+    def run(*xs: Any) -> list[Any]:
+        outs = fn(*xs)
+        # every output has the broadcast shape, even a constant or an input
+        target = jnp.broadcast_shapes(*[jnp.shape(x) for x in xs]) if xs else shape
+        return [o if o.shape == target else jnp.broadcast_to(o, target) for o in outs]
+
+    return run
+
+
+@register(DimShuffle)
+def _dimshuffle(op: DimShuffle, node: Apply, ctx: Context) -> Fn:
+    def run(x: Any) -> list[Any]:
+        if op.drop:
+            x = jnp.reshape(x, tuple(n for i, n in enumerate(x.shape) if i not in op.drop))
+        x = jnp.transpose(x, op.shuffle)
+        if op.augment:
+            x = jnp.expand_dims(x, op.augment)
+        return [x]
+
+    return run
+
+
+@register(SumToShape)
+def _sum_to_shape(op: SumToShape, node: Apply, ctx: Context) -> Fn:
+    def run(g: Any, x: Any) -> list[Any]:
+        lead = g.ndim - x.ndim
+        axes = tuple(range(lead)) + tuple(
+            lead + i for i, n in enumerate(x.shape) if n == 1 and g.shape[lead + i] != 1
+        )
+        result = jnp.sum(g, axis=axes, keepdims=True) if axes else g
+        return [jnp.reshape(result, x.shape)]
+
+    return run

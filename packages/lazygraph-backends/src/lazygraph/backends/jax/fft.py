@@ -1,0 +1,3 @@
+"""JAX lowerings: fft ops."""
+
+from __future__ import annotations

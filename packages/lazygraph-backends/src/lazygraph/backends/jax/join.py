@@ -1,0 +1,3 @@
+"""JAX lowerings: join ops."""
+
+from __future__ import annotations

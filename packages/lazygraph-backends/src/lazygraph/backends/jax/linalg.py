@@ -1,0 +1,3 @@
+"""JAX lowerings: linalg ops."""
+
+from __future__ import annotations

@@ -1,0 +1,327 @@
+"""Turn a rewritten ``FunctionGraph`` into one ``jax.jit``-compiled function.
+
+The graph's nodes are split into *stages*: a jitted segment, then the nodes
+that must run on the host (data-dependent output shapes, no lowering, sizes
+not known when tracing), then the next jitted segment, and so on. Most graphs
+are a single jitted segment. Each segment is traced once per input shapes and
+dtypes (jax's own cache); compiled functions are shared between graphs of the
+same structure (:func:`lazygraph.compile.cache.structural_key`).
+
+Calls run with 64-bit types enabled (``jax.enable_x64``) and leave the user's
+global jax setting alone, so float64 stays float64. Results are numpy arrays
+unless ``device_arrays=True`` was asked for.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import jax
+import numpy as np
+
+from lazygraph.backends.jax.dispatch import Context, Unsupported, lowering_for
+from lazygraph.graph.basic import Apply, Constant, Variable
+from lazygraph.graph.fg import FunctionGraph
+
+__all__ = ["compile_graph"]
+
+#: Nodes whose inputs are all known while tracing and whose outputs hold at
+#: most this many elements are computed by their numpy ``perform`` at trace
+#: time (shape arithmetic), so later ops see concrete sizes.
+FOLD_LIMIT = 256
+
+
+class _Static:
+    """A small numpy value passed to a jitted segment as a static argument."""
+
+    __slots__ = ("key", "value")
+
+    def __init__(self, value: Any) -> None:
+        self.value = np.asarray(value)
+        self.key = (self.value.dtype.str, self.value.shape, self.value.tobytes())
+
+    def __hash__(self) -> int:
+        return hash(self.key)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, _Static) and self.key == other.key
+
+
+def _small_static_shape(v: Variable) -> bool:
+    shape = getattr(v.type, "shape", None)
+    if shape is None or any(s is None for s in shape):
+        return False
+    return int(np.prod(shape, dtype=np.int64)) <= FOLD_LIMIT
+
+
+def _is_concrete(value: Any) -> bool:
+    return isinstance(value, (np.ndarray, np.generic, int, float, bool, complex))
+
+
+@dataclass
+class _Step:
+    node: Apply
+    fn: Callable[..., Sequence[Any]] | None  # None: host node (perform)
+    fold: bool = False  # compute by perform when every input is concrete
+    ctx: Context = field(default_factory=Context)
+
+
+@dataclass
+class _Segment:
+    steps: list[_Step] = field(default_factory=list)
+    inputs: list[Variable] = field(default_factory=list)
+    static_inputs: list[Variable] = field(default_factory=list)
+    outputs: list[Variable] = field(default_factory=list)
+    check_info: list[tuple[type[BaseException], str]] = field(default_factory=list)
+    jitted: Any = None
+
+
+def _perform(node: Apply, values: Sequence[Any]) -> list[Any]:
+    cells: list[list[Any]] = [[None] for _ in node.outputs]
+    node.op.perform(node, list(values), cells)
+    return [c[0] for c in cells]
+
+
+def _cast_to(value: Any, var: Variable) -> Any:
+    dtype = getattr(var.type, "dtype", None)
+    if dtype is None or getattr(value, "dtype", None) == np.dtype(dtype):
+        return value
+    if _is_concrete(value):
+        return np.asarray(value, dtype=dtype)
+    return value.astype(dtype)
+
+
+def _classify(fgraph: FunctionGraph) -> tuple[list[_Step], set[Variable]]:
+    """One step per node in toposort order, and the variables known while tracing."""
+    static: set[Variable] = {v for v in fgraph.variables if isinstance(v, Constant)}
+    steps = []
+    for node in fgraph.toposort():
+        lowering = lowering_for(node)
+        fn = None
+        ctx = Context()
+        if lowering is not None and not (lowering.host and lowering.host(node)):
+            needs = lowering.static_inputs(node)
+            if all(node.inputs[i] in static for i in needs):
+                try:
+                    fn = lowering.make(node.op, node, ctx)
+                except Unsupported:
+                    fn = None
+        fold = fn is not None and all(_small_static_shape(o) for o in node.outputs)
+        if fn is not None and getattr(fn, "static_outputs", False):
+            static.update(node.outputs)  # shapes: known while tracing
+        elif fold and all(v in static for v in node.inputs):
+            static.update(node.outputs)
+        steps.append(_Step(node, fn, fold, ctx))
+    return steps, static
+
+
+def _stages(steps: list[_Step]) -> tuple[list[list[_Step]], list[list[_Step]]]:
+    """Jitted segments and, after each, the host steps that run between it and
+    the next: as few segments as the host nodes allow."""
+    produced_by: dict[Variable, tuple[str, int]] = {}
+    seg_of: list[int] = []
+    for step in steps:
+        stage = 0
+        for v in step.node.inputs:
+            kind, s = produced_by.get(v, ("input", 0))
+            if step.fn is not None:
+                stage = max(stage, s + 1 if kind == "host" else s)
+            else:
+                stage = max(stage, s)
+        seg_of.append(stage)
+        kind = "jit" if step.fn is not None else "host"
+        for o in step.node.outputs:
+            produced_by[o] = (kind, stage)
+    n = max(seg_of, default=0) + 1
+    jit_steps: list[list[_Step]] = [[] for _ in range(n)]
+    host_steps: list[list[_Step]] = [[] for _ in range(n)]
+    for step, s in zip(steps, seg_of, strict=True):
+        (jit_steps if step.fn is not None else host_steps)[s].append(step)
+    return jit_steps, host_steps
+
+
+def _trace_segment(seg: _Segment) -> Callable[..., Any]:
+    n_dynamic = len(seg.inputs)
+
+    def run(*args: Any) -> Any:
+        env: dict[Variable, Any] = {}
+        for v, a in zip(seg.inputs, args[:n_dynamic], strict=True):
+            env[v] = a
+        for v, a in zip(seg.static_inputs, args[n_dynamic:], strict=True):
+            env[v] = a.value
+        for step in seg.steps:
+            step.ctx.checks.clear()
+        for step in seg.steps:
+            node = step.node
+            values = []
+            for v in node.inputs:
+                if v in env:
+                    values.append(env[v])
+                else:  # a constant
+                    values.append(v.data)
+            if step.fold and all(map(_is_concrete, values)):
+                outs = _perform(node, values)
+            else:
+                outs = step.fn(*values)  # type: ignore[misc]
+            for o, value in zip(node.outputs, outs, strict=True):
+                env[o] = _cast_to(value, o)
+        results = [env[v] if v in env else v.data for v in seg.outputs]
+        checks = [c for step in seg.steps for c in step.ctx.checks]
+        seg.check_info = [(exc, msg) for _, exc, msg in checks]
+        flags = [flag for flag, _, _ in checks]
+        if flags:
+            import jax.numpy as jnp
+
+            return results, jnp.stack([jnp.any(f) for f in flags])
+        return results, None
+
+    return run
+
+
+@dataclass
+class _Program:
+    segments: list[_Segment]
+    hosts: list[list[_Step]]
+    inputs: list[Variable]
+    outputs: list[Variable]
+    device_arrays: bool
+    lock: threading.Lock = field(default_factory=threading.Lock)
+
+    def __call__(self, *args: Any) -> list[Any]:
+        env: dict[Variable, Any] = dict(zip(self.inputs, args, strict=True))
+        with jax.enable_x64(True):
+            for seg, hosts in zip(self.segments, self.hosts, strict=True):
+                if seg.steps:
+                    dyn = [_value(env, v) for v in seg.inputs]
+                    stat = [_Static(_value(env, v)) for v in seg.static_inputs]
+                    results, flags = seg.jitted(*dyn, *stat)
+                    if flags is not None:
+                        _raise_failed(seg, np.asarray(flags))
+                    env.update(zip(seg.outputs, results, strict=True))
+                for step in hosts:
+                    values = [np.asarray(_value(env, v)) for v in step.node.inputs]
+                    env.update(zip(step.node.outputs, _perform(step.node, values), strict=True))
+            out = []
+            for v in self.outputs:
+                value = _value(env, v)
+                if self.device_arrays:
+                    out.append(value)
+                else:
+                    arr = np.asarray(value)
+                    if not arr.flags.writeable or v.owner is None:
+                        arr = arr.copy()
+                    out.append(arr)
+        return out
+
+
+def _value(env: dict[Variable, Any], v: Variable) -> Any:
+    if v in env:
+        return env[v]
+    return v.data  # type: ignore[attr-defined]
+
+
+def _raise_failed(seg: _Segment, flags: np.ndarray) -> None:
+    for flag, (exc_type, message) in zip(flags, seg.check_info, strict=True):
+        if flag:
+            raise exc_type(message)
+
+
+def compile_graph(
+    fgraph: FunctionGraph,
+    in_shardings: Any = None,
+    out_shardings: Any = None,
+    device_arrays: bool = False,
+    donate: bool = False,
+) -> _Program:
+    """The callable computing ``fgraph`` on JAX (see the module docstring).
+
+    ``in_shardings`` / ``out_shardings`` are handed to ``jax.jit`` (one entry per
+    graph input / output, or one for all); they need the graph to be a single
+    jitted segment. ``donate`` lets XLA reuse the buffers of the inputs.
+    """
+    steps, static = _classify(fgraph)
+    jit_steps, host_steps = _stages(steps)
+    needed_later: dict[Variable, int] = {}  # last stage that reads a variable
+    for s, (js, hs) in enumerate(zip(jit_steps, host_steps, strict=True)):
+        for step in js + hs:
+            for v in step.node.inputs:
+                needed_later[v] = s
+    segments = []
+    graph_outputs = set(fgraph.outputs)
+    for s, js in enumerate(jit_steps):
+        seg = _Segment(steps=js)
+        made = {o for step in js for o in step.node.outputs}
+        seen: set[Variable] = set()
+        for step in js:
+            needs = set()
+            lowering = lowering_for(step.node)
+            if lowering is not None:
+                needs = {step.node.inputs[i] for i in lowering.static_inputs(step.node)}
+            for v in step.node.inputs:
+                if v in made or v in seen or isinstance(v, Constant):
+                    continue
+                seen.add(v)
+                if v in needs or (v in static and v.owner is not None):
+                    seg.static_inputs.append(v)
+                else:
+                    seg.inputs.append(v)
+        later_use = {
+            v
+            for later in range(s, len(jit_steps))
+            for step in (jit_steps[later] if later > s else []) + host_steps[later]
+            for v in step.node.inputs
+        }
+        seg.outputs = [o for step in js for o in step.node.outputs if o in later_use]
+        seg.outputs += [o for o in fgraph.outputs if o in made and o not in seg.outputs]
+        run = _trace_segment(seg)
+        if seg.steps:
+            kwargs: dict[str, Any] = {}
+            n_dyn = len(seg.inputs)
+            kwargs["static_argnums"] = tuple(range(n_dyn, n_dyn + len(seg.static_inputs)))
+            if in_shardings is not None or out_shardings is not None:
+                _check_shardable(fgraph, jit_steps, host_steps, seg)
+                if in_shardings is not None:
+                    kwargs["in_shardings"] = _per_input(in_shardings, fgraph, seg)
+                if out_shardings is not None:
+                    kwargs["out_shardings"] = (_per_output(out_shardings, fgraph, seg), None)
+            if donate:
+                dead = [
+                    k
+                    for k, v in enumerate(seg.inputs)
+                    if v in fgraph.inputs and needed_later.get(v, s) <= s and v not in graph_outputs
+                ]
+                kwargs["donate_argnums"] = tuple(dead)
+            seg.jitted = jax.jit(run, **kwargs)
+        segments.append(seg)
+    return _Program(segments, host_steps, list(fgraph.inputs), list(fgraph.outputs), device_arrays)
+
+
+def _check_shardable(
+    fgraph: FunctionGraph, jit_steps: list[Any], host_steps: list[Any], seg: _Segment
+) -> None:
+    if len(jit_steps) != 1 or any(host_steps) or seg.static_inputs:
+        raise ValueError(
+            "jax backend: shardings need the whole graph to be one jitted segment; "
+            "this graph has nodes that run outside jit (data-dependent shapes)"
+        )
+    if seg.inputs != [v for v in fgraph.inputs if v in seg.inputs] or len(seg.inputs) != len(
+        fgraph.inputs
+    ):
+        raise ValueError("jax backend: shardings need every graph input to be used by the graph")
+    if seg.outputs != list(fgraph.outputs):
+        raise ValueError("jax backend: shardings need every graph output to be computed once")
+
+
+def _per_input(shardings: Any, fgraph: FunctionGraph, seg: _Segment) -> Any:
+    if isinstance(shardings, (list, tuple)):
+        return tuple(shardings)
+    return tuple(shardings for _ in seg.inputs)
+
+
+def _per_output(shardings: Any, fgraph: FunctionGraph, seg: _Segment) -> Any:
+    if isinstance(shardings, (list, tuple)):
+        return list(shardings)
+    return [shardings for _ in seg.outputs]

@@ -1,0 +1,151 @@
+"""JAX lowerings: reductions (``Reduce``, ``FusedReduce``) and cumulative scans.
+
+>>> import numpy as np
+>>> from lazygraph.backends.jax.reduction import reduce_function
+>>> from lazygraph.tensor.reduction import Reduce
+>>> float(reduce_function(Reduce("logsumexp", (0,)), "float64")(np.zeros(4)))
+1.3862943611198906
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+from lazygraph.backends.jax.dispatch import Context, register
+from lazygraph.backends.jax.elemwise import elemwise_function
+from lazygraph.graph.basic import Apply
+from lazygraph.tensor.cumulative import CumOp
+from lazygraph.tensor.fused import FusedReduce
+from lazygraph.tensor.reduction import KINDS, Reduce
+
+__all__ = ["reduce_function"]
+
+Fn = Callable[..., Any]
+
+
+def _float_of(x: Any, out_dtype: str) -> Any:
+    # var/std/mean/logsumexp of integers compute in the output float
+    if x.dtype.kind in "biu":
+        return x.astype(out_dtype)
+    return x
+
+
+def reduce_function(op: Reduce, out_dtype: str) -> Fn:
+    """The jax function of reduction ``op`` whose result has ``out_dtype``."""
+    axis, keepdims, kind = op.axis, op.keepdims, op.kind
+    row = KINDS[kind]
+
+    def empty_check(x: Any) -> None:
+        if not row.identity and any(x.shape[a] == 0 for a in axis):
+            raise ValueError(op._empty_message(x.shape))
+
+    if kind in ("sum", "prod"):
+        fn = jnp.sum if kind == "sum" else jnp.prod
+
+        def run(x: Any) -> Any:
+            return fn(x, axis=axis, dtype=op.dtype or out_dtype, keepdims=keepdims)
+    elif kind in ("max", "min"):
+        fn = jnp.max if kind == "max" else jnp.min
+
+        def run(x: Any) -> Any:
+            empty_check(x)
+            if not axis:
+                return x
+            return fn(x, axis=axis, keepdims=keepdims)
+    elif kind in ("all", "any"):
+        fn = jnp.all if kind == "all" else jnp.any
+
+        def run(x: Any) -> Any:
+            return fn(x, axis=axis, keepdims=keepdims)
+    elif kind == "mean":
+
+        def run(x: Any) -> Any:
+            x = x.astype(op.dtype) if op.dtype else x
+            return jnp.mean(x, axis=axis, keepdims=keepdims)
+    elif kind in ("var", "std"):
+        fn = jnp.var if kind == "var" else jnp.std
+
+        def run(x: Any) -> Any:
+            if op.dtype is not None and x.dtype.kind != "c":
+                x = x.astype(op.dtype)
+            x = _float_of(x, out_dtype)
+            return fn(x, axis=axis, ddof=op.correction, keepdims=keepdims)
+    elif kind == "logsumexp":
+
+        def run(x: Any) -> Any:
+            x = _float_of(x, out_dtype)
+            if not axis:
+                return x
+            return jax.scipy.special.logsumexp(x, axis=axis, keepdims=keepdims)
+    elif kind == "count_nonzero":
+
+        def run(x: Any) -> Any:
+            return jnp.sum(x != 0, axis=axis, keepdims=keepdims, dtype=out_dtype)
+    else:  # argmax / argmin
+        fn = jnp.argmax if kind == "argmax" else jnp.argmin
+
+        def run(x: Any) -> Any:
+            empty_check(x)
+            one = axis[0] if len(axis) == 1 else None
+            if one is None and x.ndim == 0:
+                return jnp.zeros((1,) * 0, out_dtype)
+            return fn(x, axis=one, keepdims=keepdims)
+
+    return run
+
+
+@register(Reduce)
+def _reduce(op: Reduce, node: Apply, ctx: Context) -> Fn:
+    fn = reduce_function(op, node.outputs[0].type.dtype)  # type: ignore[attr-defined]
+
+    def run(x: Any) -> list[Any]:
+        return [fn(x)]
+
+    return run
+
+
+@register(FusedReduce)
+def _fused_reduce(op: FusedReduce, node: Apply, ctx: Context) -> Fn:
+    # XLA fuses the elementwise expression into the reduction itself.
+    inner = op.elemwise.make_node(*node.inputs)
+    elem = elemwise_function(op.scalar_op, inner, ctx)
+    red = reduce_function(op.reduce, node.outputs[0].type.dtype)  # type: ignore[attr-defined]
+    shape = inner.outputs[0].type.shape  # type: ignore[attr-defined]
+
+    def run(*xs: Any) -> list[Any]:
+        (values,) = elem(*xs)
+        target = jnp.broadcast_shapes(*[jnp.shape(x) for x in xs]) if xs else shape
+        if values.shape != target:
+            values = jnp.broadcast_to(values, target)
+        return [red(values)]
+
+    return run
+
+
+@register(CumOp)
+def _cumop(op: CumOp, node: Apply, ctx: Context) -> Fn:
+    scan = jnp.cumsum if op.kind == "sum" else jnp.cumprod
+    neutral = 0 if op.kind == "sum" else 1
+
+    def run(x: Any) -> list[Any]:
+        axis = op.axis
+        if axis is None or x.ndim == 0:
+            x, axis = jnp.reshape(x, (-1,)), 0
+        if op.reverse:
+            x = jnp.flip(x, axis)
+        out = scan(x, axis=axis, dtype=np.dtype(op.dtype))
+        if op.exclusive and out.shape[axis]:
+            pad = [(0, 0)] * out.ndim
+            pad[axis] = (1, 0)
+            body = jax.lax.slice_in_dim(out, 0, out.shape[axis] - 1, axis=axis)
+            out = jnp.pad(body, pad, constant_values=neutral)
+        if op.reverse:
+            out = jnp.flip(out, axis)
+        return [out]
+
+    return run

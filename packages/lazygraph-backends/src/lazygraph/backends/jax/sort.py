@@ -1,0 +1,3 @@
+"""JAX lowerings: sort ops."""
+
+from __future__ import annotations

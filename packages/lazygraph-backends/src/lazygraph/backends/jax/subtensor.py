@@ -1,0 +1,229 @@
+"""JAX lowerings: basic and advanced indexing, and their ``inc``/``set``
+(``x.at[idx].set(y)`` / ``.add(y)``: functional updates).
+
+Slice bounds and scalar indices must be known when tracing (they fix the
+output shape in XLA); integer index arrays may be traced values, and are
+bounds-checked after the call, since XLA clamps where numpy raises
+``IndexError``. Boolean masks give data-dependent shapes: those nodes run on
+the host, outside jit.
+
+>>> import numpy as np
+>>> import lazygraph, lazygraph.tensor as lt
+>>> x, i = lt.dvector("x"), lt.lvector("i")
+>>> f = lazygraph.function([x, i], x[i], mode="jax")
+>>> f(np.arange(4.0), np.array([3, -1]))
+array([3., 3.])
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import jax.numpy as jnp
+import numpy as np
+
+from lazygraph.backends.jax.dispatch import Context, register
+from lazygraph.graph.basic import Apply
+from lazygraph.tensor.advanced_subtensor import (
+    AdvancedIncSubtensor,
+    AdvancedSubtensor,
+    IncAlongAxis,
+    Take,
+    TakeAlongAxis,
+)
+from lazygraph.tensor.indexing import numpy_index
+from lazygraph.tensor.subtensor import IncSubtensor, Subtensor
+
+__all__: list[str] = []
+
+Fn = Callable[..., Any]
+
+
+def _index_positions(node: Apply, first: int) -> tuple[int, ...]:
+    return tuple(range(first, len(node.inputs)))
+
+
+def _validate(shape: tuple[int, ...], idx: tuple) -> None:
+    """numpy's own ``IndexError`` for ``idx`` on an array of ``shape``, for free
+    (a zero-strided dummy array)."""
+    dummy = np.lib.stride_tricks.as_strided(np.zeros(1, bool), shape=shape, strides=(0,) * len(shape))
+    dummy[idx]
+
+
+@register(Subtensor, static=lambda node: _index_positions(node, 1))
+def _subtensor(op: Subtensor, node: Apply, ctx: Context) -> Fn:
+    def run(x: Any, *values: Any) -> list[Any]:
+        idx = numpy_index(op.idx_list, values, basic=True)
+        _validate(np.shape(x), idx)
+        return [jnp.asarray(x)[idx]]
+
+    return run
+
+
+@register(IncSubtensor, static=lambda node: _index_positions(node, 2))
+def _inc_subtensor(op: IncSubtensor, node: Apply, ctx: Context) -> Fn:
+    def run(x: Any, y: Any, *values: Any) -> list[Any]:
+        idx = numpy_index(op.idx_list, values, basic=True)
+        _validate(np.shape(x), idx)
+        x = jnp.asarray(x)
+        y = jnp.asarray(y).astype(x.dtype)
+        if op.set_instead_of_inc:
+            return [x.at[idx].set(y)]
+        return [x.at[idx].add(y)]
+
+    return run
+
+
+def _has_mask(node: Apply, first: int) -> bool:
+    return any(v.type.dtype == "bool" for v in node.inputs[first:])  # type: ignore[attr-defined]
+
+
+def _advanced_index(
+    idx_list: Sequence[Any], node: Apply, first: int, ctx: Context
+) -> Callable[[Any, Sequence[Any]], tuple]:
+    """A function of (x, index values) giving the jnp index tuple; it records
+    bounds checks for the integer index arrays (XLA would clamp them)."""
+
+    def build(x: Any, values: Sequence[Any]) -> tuple:
+        idx = numpy_index(idx_list, values, basic=False)
+        n_used = sum(0 if e is None or e is Ellipsis else 1 for e in idx)
+        out: list[Any] = []
+        dim = 0
+        for e in idx:
+            if e is None:
+                out.append(e)
+                continue
+            if e is Ellipsis:
+                out.append(e)
+                dim += np.ndim(x) - n_used
+                continue
+            if isinstance(e, (np.ndarray, np.generic)) and np.ndim(e) == 0:
+                e = int(e)
+            elif not isinstance(e, (int, slice)):
+                e = jnp.asarray(e)
+                if dim < np.ndim(x):
+                    size = np.shape(x)[dim]
+                    ctx.check(
+                        jnp.any((e < -size) | (e >= size)),
+                        IndexError,
+                        f"index out of bounds for axis {dim} with size {size}",
+                    )
+            out.append(e)
+            dim += 1
+        _validate(
+            np.shape(x),
+            tuple(np.zeros(np.shape(e), np.intp) if isinstance(e, jnp.ndarray) else e for e in out),
+        )
+        return tuple(out)
+
+    return build
+
+
+def _shape_check(x: Any, idx: tuple) -> None:
+    # numpy's errors for too many indices and static out-of-range scalars
+    if sum(0 if e is None or e is Ellipsis else 1 for e in idx) > np.ndim(x):
+        raise IndexError(f"too many indices for array of shape {np.shape(x)}")
+
+
+@register(
+    AdvancedSubtensor,
+    static=lambda node: tuple(
+        k + 1 for k, v in enumerate(node.inputs[1:]) if v.type.ndim == 0  # type: ignore[attr-defined]
+    ),
+    host=lambda node: _has_mask(node, 1),
+)
+def _advanced_subtensor(op: AdvancedSubtensor, node: Apply, ctx: Context) -> Fn:
+    build = _advanced_index(op.idx_list, node, 1, ctx)
+
+    def run(x: Any, *values: Any) -> list[Any]:
+        idx = build(x, values)
+        _shape_check(x, idx)
+        return [jnp.asarray(x)[idx]]
+
+    return run
+
+
+@register(
+    AdvancedIncSubtensor,
+    static=lambda node: tuple(
+        k + 2 for k, v in enumerate(node.inputs[2:]) if v.type.ndim == 0  # type: ignore[attr-defined]
+    ),
+    host=lambda node: _has_mask(node, 2),
+)
+def _advanced_inc_subtensor(op: AdvancedIncSubtensor, node: Apply, ctx: Context) -> Fn:
+    build = _advanced_index(op.idx_list, node, 2, ctx)
+
+    def run(x: Any, y: Any, *values: Any) -> list[Any]:
+        idx = build(x, values)
+        _shape_check(x, idx)
+        x = jnp.asarray(x)
+        y = jnp.asarray(y).astype(x.dtype)
+        if op.set_instead_of_inc:
+            return [x.at[idx].set(y)]
+        if op.accumulate:
+            return [x.at[idx].add(y)]
+        # numpy's x[idx] += y reads then writes: a repeated index counts once
+        return [x.at[idx].set(x[idx] + y)]
+
+    return run
+
+
+def _bounds(ctx: Context, indices: Any, size: int, what: str) -> None:
+    ctx.check(
+        jnp.any((indices < -size) | (indices >= size)),
+        IndexError,
+        f"{what}: index out of bounds for axis with size {size}",
+    )
+
+
+@register(Take)
+def _take(op: Take, node: Apply, ctx: Context) -> Fn:
+    def run(x: Any, indices: Any) -> list[Any]:
+        x, indices = jnp.asarray(x), jnp.asarray(indices)
+        size = x.shape[op.axis] if op.axis is not None else x.size
+        _bounds(ctx, indices, size, "take")
+        if size == 0:
+            if indices.size:
+                raise IndexError("take: cannot do a non-empty take from an empty axis")
+            shape = (*x.shape[: op.axis], *indices.shape, *x.shape[op.axis + 1 :])
+            return [jnp.zeros(shape, x.dtype)]
+        return [jnp.take(x, indices, axis=op.axis, mode="wrap")]
+
+    return run
+
+
+@register(TakeAlongAxis)
+def _take_along_axis(op: TakeAlongAxis, node: Apply, ctx: Context) -> Fn:
+    def run(x: Any, indices: Any) -> list[Any]:
+        x, indices = jnp.asarray(x), jnp.asarray(indices)
+        if op.axis is None:
+            x, axis = jnp.reshape(x, (-1,)), 0
+        else:
+            axis = op.axis
+        _bounds(ctx, indices, x.shape[axis], "take_along_axis")
+        if x.shape[axis] == 0:
+            other = (*x.shape[:axis], indices.shape[axis], *x.shape[axis + 1 :])
+            return [jnp.zeros(np.broadcast_shapes(other, indices.shape), x.dtype)]
+        return [jnp.take_along_axis(x, indices, axis=axis, mode="wrap")]
+
+    return run
+
+
+@register(IncAlongAxis)
+def _inc_along_axis(op: IncAlongAxis, node: Apply, ctx: Context) -> Fn:
+    def run(x: Any, indices: Any, y: Any) -> list[Any]:
+        x, indices = jnp.asarray(x), jnp.asarray(indices)
+        y = jnp.asarray(y).astype(x.dtype)
+        if op.axis is None:
+            _bounds(ctx, indices, x.size, "take_along_axis")
+            return [jnp.reshape(jnp.reshape(x, (-1,)).at[indices].add(y), x.shape)]
+        _bounds(ctx, indices, x.shape[op.axis], "take_along_axis")
+        ones = (1,) * indices.ndim
+        idx = tuple(
+            indices if d == op.axis else np.arange(n).reshape((*ones[:d], -1, *ones[d + 1 :]))
+            for d, n in enumerate(x.shape)
+        )
+        return [x.at[idx].add(y)]
+
+    return run

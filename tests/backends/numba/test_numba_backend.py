@@ -1,0 +1,314 @@
+"""The Numba backend against the python backend (the reference) and numpy:
+random elementwise graphs, inplace outputs, integer edge cases, NaN in
+reductions, the fallback warning, shape-generic kernels and the disk cache."""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+pytest.importorskip("numba")
+
+import lazygraph  # noqa: E402
+import lazygraph.tensor as lt  # noqa: E402
+from lazygraph.backends.numba import cache as disk  # noqa: E402
+from lazygraph.backends.numba.linker import NumbaFallbackWarning, compile_stats  # noqa: E402
+from lazygraph.compile.mode import NO_REWRITES, Mode  # noqa: E402
+from lazygraph.configuration import config  # noqa: E402
+from lazygraph.tensor.elemwise import Elemwise  # noqa: E402
+from lazygraph.tensor.scalar.basic import scalar_op  # noqa: E402
+from tests.tensor.harness import arrays, assert_numpy_equal  # noqa: E402
+
+pytestmark = pytest.mark.backend("numba")
+
+NUMBA = Mode(backend="numba")
+PYTHON = Mode(backend="python")
+
+
+def both(inputs, outputs, values):
+    """(numba result, python result) of the same graph."""
+    got = lazygraph.function(inputs, outputs, mode=NUMBA)(*values)
+    want = lazygraph.function(inputs, outputs, mode=PYTHON)(*values)
+    return got, want
+
+
+# -- random elementwise graphs -------------------------------------------------
+
+UNARY = [lt.exp, lt.negative, lt.abs, lt.sqrt, lt.tanh, lt.floor, lt.sign, lt.square]
+BINARY = [lt.add, lt.subtract, lt.multiply, lt.divide, lt.maximum, lt.minimum, lt.pow, lt.hypot]
+
+
+@st.composite
+def random_graph(draw):
+    ops = draw(st.lists(st.integers(0, len(UNARY) + len(BINARY) - 1), min_size=1, max_size=6))
+    return ops
+
+
+@settings(max_examples=25, deadline=None)
+@given(
+    ops=random_graph(),
+    x=arrays("float64", st.sampled_from([(), (3,), (2, 3), (0, 3)])),
+    y=arrays("float64", (3,)),
+)
+def test_random_graphs_match_python(ops, x, y):
+    xv, yv = lt.tensor("float64", (None,) * x.ndim), lt.tensor("float64", (3,))
+    out = xv
+    for k in ops:
+        out = UNARY[k](out) if k < len(UNARY) else BINARY[k - len(UNARY)](out, yv)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        got, want = both([xv, yv], [out, lt.sum(out, axis=-1)], [x, y])
+    for g, w in zip(got, want, strict=True):
+        assert_numpy_equal(g, w, rtol=1e-10)
+
+
+@settings(max_examples=25, deadline=None)
+@given(x=arrays("int32", (4,)), y=arrays("int32", (4,)))
+def test_random_int_graphs_match_python(x, y):
+    xv, yv = lt.tensor("int32", (None,)), lt.tensor("int32", (None,))
+    outs = [xv * yv + xv, xv // yv, xv % yv, lt.fmod(xv, yv), lt.maximum(xv, yv) - yv]
+    got, want = both([xv, yv], outs, [x, y])
+    for g, w in zip(got, want, strict=True):
+        assert_numpy_equal(g, w)
+
+
+# -- integer semantics -------------------------------------------------------------
+
+INT_DTYPES = ["int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64"]
+
+
+@pytest.mark.parametrize("dtype", ["int8", "int64", "uint8", "uint64"])
+def test_integer_division_and_overflow_as_numpy(dtype):
+    info = np.iinfo(dtype)
+    a = np.array([info.min, info.max, 7, 0, 1, info.max - 1], dtype=dtype)
+    b = np.array([-1 if info.min < 0 else 3, 0, 0, 0, info.max, 2], dtype=dtype)
+    x, y = lt.tensor(dtype, (None,)), lt.tensor(dtype, (None,))
+    outs = [
+        x // y,
+        x % y,
+        lt.fmod(x, y),
+        x + y,
+        x * y,
+        x - y,
+        -x if info.min < 0 else x,
+        lt.abs(x),
+        lt.square(x),
+        lt.reciprocal(x),
+    ]
+    fn = lazygraph.function([x, y], outs, mode=NUMBA)
+    got = fn(a, b)
+    with np.errstate(all="ignore"):
+        want = [
+            a // b,
+            a % b,
+            np.fmod(a, b),
+            a + b,
+            a * b,
+            a - b,
+            -a if info.min < 0 else a,
+            np.abs(a),
+            np.square(a),
+            np.reciprocal(a),
+        ]
+    for g, w in zip(got, want, strict=True):
+        assert_numpy_equal(g, w)
+
+
+@pytest.mark.parametrize("dtype", ["int8", "uint16", "int64"])
+def test_shifts_and_power_as_numpy(dtype):
+    bits = np.dtype(dtype).itemsize * 8
+    a = np.array([1, 3, 5, 7, 2], dtype=dtype)
+    s = np.array([0, 1, bits - 1, bits, bits + 3], dtype=dtype)
+    x, y = lt.tensor(dtype, (None,)), lt.tensor(dtype, (None,))
+    got = lazygraph.function(
+        [x, y], [lt.left_shift(x, y), lt.right_shift(x, y), lt.pow(x, y)], mode=NUMBA
+    )(a, s)
+    want = [np.left_shift(a, s), np.right_shift(a, s), np.power(a, s)]
+    for g, w in zip(got, want, strict=True):
+        assert_numpy_equal(g, w)
+
+
+def test_integer_negative_power_raises_value_error():
+    x, y = lt.tensor("int64", (None,)), lt.tensor("int64", (None,))
+    fn = lazygraph.function([x, y], x**y, mode=NUMBA)
+    with pytest.raises(ValueError, match="negative integer powers"):
+        fn(np.array([2, 3]), np.array([1, -1]))
+
+
+@pytest.mark.parametrize("dtype", INT_DTYPES + ["bool"])
+def test_float_to_int_casts_as_numpy(dtype):
+    # numpy leaves NaN, inf and values beyond int64 to the C conversion (they
+    # even differ between its scalar and SIMD loops): only defined values here
+    values = np.array([-1.5, 0.7, 300.0, -129.0, 70000.5, -0.0, 2.0**40 + 0.5])
+    x = lt.tensor("float64", (None,))
+    got = lazygraph.function([x], lt.cast(x, dtype), mode=NUMBA)(values)
+    with warnings.catch_warnings(), np.errstate(all="ignore"):
+        warnings.simplefilter("ignore")
+        want = values.astype(dtype)
+    assert_numpy_equal(got, want)
+
+
+# -- floats: NaN, signed zeros ------------------------------------------------------
+
+
+def test_nan_propagation_in_max_min_and_arg_reductions():
+    x = lt.tensor("float64", (None, None))
+    a = np.array([[1.0, np.nan, 3.0], [np.nan, -np.inf, 2.0], [0.0, -0.0, 5.0]])
+    outs = [
+        lt.max(x, axis=1),
+        lt.min(x, axis=0),
+        lt.max(x),
+        lt.argmax(x, axis=1),
+        lt.argmin(x, axis=0),
+        lt.argmax(x),
+        lt.maximum(x, 1.0),
+        lt.fmin(x, 1.0),
+    ]
+    got = lazygraph.function([x], outs, mode=NUMBA)(a)
+    want = [
+        a.max(axis=1),
+        a.min(axis=0),
+        a.max(),
+        a.argmax(axis=1),
+        a.argmin(axis=0),
+        a.argmax(),
+        np.maximum(a, 1.0),
+        np.fmin(a, 1.0),
+    ]
+    for g, w in zip(got, want, strict=True):
+        assert_numpy_equal(g, w)
+
+
+def test_float_floor_divide_and_remainder_as_numpy():
+    x, y = lt.tensor("float64", (None,)), lt.tensor("float64", (None,))
+    a = np.array([5.0, -5.0, 5.0, -0.0, np.inf, 1.0, 7.5, -7.5])
+    b = np.array([0.0, 3.0, -3.0, 2.0, 2.0, np.inf, -2.0, 0.5])
+    got = lazygraph.function([x, y], [x // y, x % y, lt.fmod(x, y)], mode=NUMBA)(a, b)
+    with np.errstate(all="ignore"):
+        want = [a // b, a % b, np.fmod(a, b)]
+    for g, w in zip(got, want, strict=True):
+        assert_numpy_equal(g, w, signed_zeros=True)
+
+
+def test_empty_reduction_without_identity_raises():
+    x = lt.tensor("float64", (None,))
+    fn = lazygraph.function([x], lt.max(x), mode=NUMBA)
+    with pytest.raises(ValueError, match="zero-size"):
+        fn(np.zeros(0))
+
+
+def test_broadcast_mismatch_raises_value_error():
+    x, y = lt.tensor("float64", (None,)), lt.tensor("float64", (None,))
+    fn = lazygraph.function([x, y], x + y, mode=NUMBA)
+    with pytest.raises(ValueError, match="broadcast"):
+        fn(np.zeros(3), np.zeros(4))
+
+
+# -- inplace ---------------------------------------------------------------------------
+
+
+def test_inplace_output_writes_into_its_input():
+    x, y = lt.tensor("float64", (None,)), lt.tensor("float64", (None,))
+    out = Elemwise(scalar_op("add"), {0: 0})(x, y)
+    fn = lazygraph.function([x, y], out, mode=Mode(backend="numba", query=NO_REWRITES.query))
+    a, b = np.arange(4.0), np.ones(4)
+    result = fn.fn(a, b)[0]  # the backend callable, without input copies
+    assert np.shares_memory(result, a)
+    assert_numpy_equal(a, np.arange(4.0) + 1)
+
+
+def test_non_contiguous_and_broadcast_inputs():
+    x, y = lt.tensor("float64", (None, None)), lt.tensor("float64", (None, 1))
+    a = np.arange(24.0).reshape(4, 6)[:, ::2]
+    b = np.arange(4.0).reshape(4, 1)
+    got, want = both([x, y], [x * y + 1, lt.transpose(x) - 2.0], [a, b])
+    for g, w in zip(got, want, strict=True):
+        assert_numpy_equal(g, w)
+
+
+# -- fallback ----------------------------------------------------------------------------
+
+
+def test_op_without_lowering_falls_back_with_one_warning():
+    from lazygraph.backends.numba import linker
+
+    x = lt.tensor("float64", (None,))
+    linker._warned.discard("Sort")
+    with pytest.warns(NumbaFallbackWarning, match="Sort"):
+        fn = lazygraph.function([x], lt.exp(lt.sort(x)), mode=NUMBA)
+    a = np.array([3.0, 1.0, 2.0])
+    assert_numpy_equal(fn(a), np.exp(np.sort(a)))
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", NumbaFallbackWarning)
+        lazygraph.function([x], lt.sort(x) * 2, mode=NUMBA)
+
+
+def test_on_unsupported_raise():
+    x = lt.tensor("float64", (None,))
+    with config.change(on_unsupported="raise"), pytest.raises(NotImplementedError, match="Sort"):
+        lazygraph.function([x], lt.sort(x), mode=NUMBA)
+
+
+# -- shape-generic kernels and caches -----------------------------------------------
+
+
+def test_new_sizes_and_static_shapes_reuse_kernels():
+    x = lt.tensor("float64", (3,))
+    fn = lazygraph.function([x], lt.exp(x) * 2.0 + x, mode=NUMBA)
+    fn(np.zeros(3))
+    modules = len(disk._modules)
+    kernels = compile_stats.kernels
+    for n in (5, 100, 0):
+        x2 = lt.tensor("float64", (n,))
+        f2 = lazygraph.function([x2], lt.exp(x2) * 2.0 + x2, mode=NUMBA)
+        v = np.linspace(0, 1, n)
+        assert_numpy_equal(f2(v), np.exp(v) * 2.0 + v)
+    assert len(disk._modules) == modules  # no new source: same kernels, same graph function
+    assert compile_stats.kernels > kernels  # (they were looked up, not generated anew)
+    for module in disk._modules.values():
+        for fn_obj in vars(module).values():
+            sigs = getattr(fn_obj, "signatures", None)
+            if sigs is not None and getattr(fn_obj, "py_func", None) is not None:
+                # one compiled signature per dtype/ndim/layout, never per size
+                assert len(sigs) <= 4
+
+
+def test_disk_cache_corruption_is_detected_and_recompiled(tmp_path):
+    x = lt.tensor("float32", (None, None))
+    expr = lambda: lt.tanh(x) * 3.0 - x  # noqa: E731
+    a = np.linspace(-1, 1, 6, dtype="float32").reshape(2, 3)
+    with config.change(cache_dir=str(tmp_path)):
+        disk.forget_loaded()
+        first = lazygraph.function([x], expr(), mode=NUMBA)(a)
+        root = disk.cache_root()
+        assert root is not None and root.stat().st_mode & 0o777 == 0o700
+        files = [
+            p for p in (root / "__pycache__").iterdir() if p.suffix in (".nbi", ".nbc")
+        ]
+        assert files
+        # a fresh process: loading from the cache works silently
+        disk.forget_loaded()
+        with warnings.catch_warnings():
+            warnings.simplefilter("error", disk.CacheWarning)
+            again = lazygraph.function([x], expr(), mode=NUMBA)(a)
+        assert_numpy_equal(again, first)
+        # truncate one data file: a warning, a recompile, the right answer
+        for p in files:
+            if p.suffix == ".nbc":
+                p.write_bytes(p.read_bytes()[:10])
+                break
+        disk.forget_loaded()
+        with pytest.warns(disk.CacheWarning, match="checksum"):
+            fixed = lazygraph.function([x], expr(), mode=NUMBA)(a)
+        assert_numpy_equal(fixed, first)
+        # a corrupted generated source is rewritten
+        source = next(root.glob("lg_*.py"))
+        source.write_text("garbage(")
+        disk.forget_loaded()
+        with pytest.warns(disk.CacheWarning):
+            lazygraph.function([x], expr(), mode=NUMBA)(a)
+    disk.forget_loaded()

@@ -1,0 +1,152 @@
+"""lazygraph.numpy's searching, sorting and set functions against numpy:
+argmax/argmin (ties, NaN), nonzero/argwhere/where, count_nonzero, searchsorted,
+sort/argsort (descending, NaN last, every dtype), unique with its flags and
+equal_nan, the array API unique_* functions, and isin."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import lazygraph.numpy as lnp
+from tests.numpy_api.namespace_harness import ALL, array_args, binary_args, check
+from tests.tensor.harness import FLOATS, INTS, NUMERIC, arrays, shapes
+
+ROW_EXAMPLES = 15
+REAL = ("bool", *NUMERIC)
+
+# Small value ranges, so ties and repeats are common.
+few_values = st.sampled_from(["int8", "float64", "bool"]).flatmap(
+    lambda d: arrays(d, shapes(), min_value=-2, max_value=2) if d != "bool" else arrays(d, shapes())
+)
+
+
+def _axis(data: st.DataObject, ndim: int) -> Any:
+    return data.draw(st.one_of(st.none(), st.integers(-ndim - 1, ndim)), label="axis")
+
+
+@pytest.mark.parametrize("name", ["argmax", "argmin"])
+@settings(max_examples=ROW_EXAMPLES, deadline=None)
+@given(data=st.data())
+def test_argmax_argmin(name: str, data: st.DataObject) -> None:
+    x = data.draw(st.one_of(array_args(REAL), few_values), label="x")
+    axis = _axis(data, x.ndim)
+    keepdims = data.draw(st.booleans())
+    check(getattr(lnp, name), getattr(np, name), x, axis, keepdims=keepdims)
+
+
+@pytest.mark.parametrize("name", ["nonzero", "flatnonzero", "argwhere"])
+@settings(max_examples=ROW_EXAMPLES, deadline=None)
+@given(x=st.one_of(array_args(ALL), few_values))
+def test_nonzero_family(name: str, x: np.ndarray) -> None:
+    check(getattr(lnp, name), getattr(np, name), x)
+
+
+@settings(max_examples=ROW_EXAMPLES, deadline=None)
+@given(data=st.data())
+def test_where(data: st.DataObject) -> None:
+    a, b = data.draw(binary_args(), label="x, y")
+    cond = data.draw(arrays("bool", np.broadcast_shapes(np.shape(a), np.shape(b))), label="cond")
+    check(lnp.where, np.where, cond, a, b)
+    check(lnp.where, np.where, cond)
+    check(lnp.extract, np.extract, cond, np.broadcast_to(a, cond.shape))
+
+
+@settings(max_examples=ROW_EXAMPLES, deadline=None)
+@given(data=st.data())
+def test_count_nonzero(data: st.DataObject) -> None:
+    x = data.draw(array_args(ALL), label="x")
+    axis = data.draw(st.one_of(st.none(), st.integers(-x.ndim - 1, x.ndim)))
+    check(lnp.count_nonzero, np.count_nonzero, x, axis, keepdims=data.draw(st.booleans()))
+
+
+@settings(max_examples=ROW_EXAMPLES, deadline=None)
+@given(data=st.data())
+def test_searchsorted(data: st.DataObject) -> None:
+    dtype = data.draw(st.sampled_from(INTS + FLOATS))
+    a = np.sort(data.draw(arrays(dtype, st.integers(0, 6).map(lambda n: (n,))), label="a"))
+    v = data.draw(st.one_of(arrays(dtype, shapes(max_dims=2)), st.integers(-3, 3)), label="v")
+    side = data.draw(st.sampled_from(["left", "right"]))
+    check(lnp.searchsorted, np.searchsorted, a, v, side)
+    unsorted = np.asarray(data.draw(st.permutations(a)), dtype=a.dtype)
+    sorter = np.argsort(unsorted, kind="stable")
+    check(lnp.searchsorted, np.searchsorted, unsorted, v, side, sorter)
+
+
+@settings(max_examples=ROW_EXAMPLES, deadline=None)
+@given(data=st.data())
+def test_sort(data: st.DataObject) -> None:
+    x = data.draw(st.one_of(array_args(REAL), few_values), label="x")
+    axis = _axis(data, x.ndim)
+    kind = data.draw(st.sampled_from([None, "stable", "quicksort"]))
+    check(lnp.sort, np.sort, x, axis, kind)
+    check(lnp.sort, np.sort, x, axis, stable=True)
+
+
+@settings(max_examples=ROW_EXAMPLES, deadline=None)
+@given(data=st.data())
+def test_argsort_is_stable(data: st.DataObject) -> None:
+    x = data.draw(st.one_of(array_args(REAL), few_values), label="x")
+    axis = _axis(data, x.ndim)
+    # lazygraph's argsort is always stable; numpy's default quicksort is not, so
+    # compare with numpy's stable sort.
+    check(lnp.argsort, lambda a, ax: np.argsort(a, ax, kind="stable"), x, axis)
+    check(lnp.argsort, np.argsort, x, axis, stable=True)
+
+
+def _reverse_stable_argsort(x: np.ndarray, axis: int) -> np.ndarray:
+    """numpy's descending stable argsort: ties keep their order, NaNs first."""
+    n = x.shape[axis]
+    flipped = np.flip(x, axis)
+    order = np.argsort(flipped, axis=axis, kind="stable")
+    return np.flip(n - 1 - order, axis)
+
+
+@settings(max_examples=ROW_EXAMPLES, deadline=None)
+@given(data=st.data())
+def test_descending_sort_and_argsort(data: st.DataObject) -> None:
+    x = data.draw(st.one_of(array_args(REAL, min_dims=1), few_values.filter(np.ndim)), label="x")
+    axis = data.draw(st.integers(-x.ndim, x.ndim - 1))
+    check(
+        lambda a: lnp.sort(a, axis, descending=True), lambda a: np.flip(np.sort(a, axis), axis), x
+    )
+    check(
+        lambda a: lnp.argsort(a, axis, descending=True),
+        lambda a: _reverse_stable_argsort(a, axis),
+        x,
+    )
+
+
+@settings(max_examples=ROW_EXAMPLES, deadline=None)
+@given(
+    x=st.one_of(array_args(REAL), few_values),
+    flags=st.tuples(st.booleans(), st.booleans(), st.booleans()),
+    equal_nan=st.booleans(),
+)
+def test_unique_with_flags(x: np.ndarray, flags: tuple[bool, bool, bool], equal_nan: bool) -> None:
+    index, inverse, counts = flags
+    kw = {"return_index": index, "return_inverse": inverse, "return_counts": counts}
+    check(lnp.unique, np.unique, x, equal_nan=equal_nan, **kw)
+
+
+@pytest.mark.parametrize("name", ["unique_all", "unique_counts", "unique_inverse"])
+@settings(max_examples=ROW_EXAMPLES, deadline=None)
+@given(x=st.one_of(array_args(REAL), few_values))
+def test_unique_array_api(name: str, x: np.ndarray) -> None:
+    check(lambda a: tuple(getattr(lnp, name)(a)), lambda a: tuple(getattr(np, name)(a)), x)
+
+
+@settings(max_examples=ROW_EXAMPLES, deadline=None)
+@given(x=st.one_of(array_args(REAL), few_values))
+def test_unique_values_in_any_order(x: np.ndarray) -> None:
+    check(lambda a: lnp.sort(lnp.unique_values(a)), lambda a: np.sort(np.unique_values(a)), x)
+
+
+@settings(max_examples=ROW_EXAMPLES, deadline=None)
+@given(element=few_values, tests=few_values, invert=st.booleans())
+def test_isin(element: np.ndarray, tests: np.ndarray, invert: bool) -> None:
+    check(lnp.isin, np.isin, element, tests, invert=invert)
