@@ -83,12 +83,14 @@ def numpy_reference(fn: Callable[..., Any], args: Sequence[Any], kwargs: dict[st
             return None, public_exception_type(type(exc))
 
 
-def _compare(got: Any, expected: Any, rtol: float | None, check_dtype: bool) -> None:
+def _compare(
+    got: Any, expected: Any, rtol: float | None, check_dtype: bool, signed_zeros: bool = True
+) -> None:
     if isinstance(expected, tuple | list):
         assert isinstance(got, tuple | list), f"expected a sequence, got {type(got)}"
         assert len(got) == len(expected), f"{len(got)} results, numpy has {len(expected)}"
         for g, e in zip(got, expected, strict=True):
-            _compare(g, e, rtol, check_dtype)
+            _compare(g, e, rtol, check_dtype, signed_zeros)
         return
     python_scalar = isinstance(expected, bool | int | float | complex)
     if python_scalar and not isinstance(expected, np.generic):
@@ -96,7 +98,7 @@ def _compare(got: Any, expected: Any, rtol: float | None, check_dtype: bool) -> 
         assert type(got) is type(expected), f"{type(got)} != numpy's {type(expected)}"
         assert got == expected or (got != got and expected != expected), (got, expected)
         return
-    assert_numpy_equal(got, expected, rtol=rtol, check_dtype=check_dtype, signed_zeros=True)
+    assert_numpy_equal(got, expected, rtol=rtol, check_dtype=check_dtype, signed_zeros=signed_zeros)
 
 
 def check(
@@ -105,10 +107,12 @@ def check(
     *args: Any,
     rtol: float | None = None,
     check_dtype: bool = True,
+    signed_zeros: bool = True,
     **kwargs: Any,
 ) -> None:
     """``lazy_fn(*args, **kwargs)`` computes numpy's values, dtype and shape, or
-    raises numpy's exception type (when building the graph or when computing)."""
+    raises numpy's exception type (when building the graph or when computing).
+    ``signed_zeros`` also compares the sign of zero results."""
     expected, exc_type = numpy_reference(numpy_fn, args, kwargs)
     if exc_type is not None:
         try:
@@ -126,7 +130,7 @@ def check(
         warnings.simplefilter("ignore")
         result = lazy_fn(*args, **kwargs)
         got = materialize(result)
-    _compare(got, expected, rtol, check_dtype)
+    _compare(got, expected, rtol, check_dtype, signed_zeros)
 
 
 # -- strategies ---------------------------------------------------------------------

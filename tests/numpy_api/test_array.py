@@ -152,6 +152,10 @@ def test_asarray_binds_inputs_not_constants() -> None:
         lnp.asarray([1, 2], device="gpu")
     with pytest.raises(TypeError):
         lnp.asarray(np.array(["a", "b"]))
+    with pytest.raises(TypeError, match="float16"):
+        lnp.asarray(np.ones(2, dtype=np.float16))
+    swapped = np.arange(3.0, dtype=">f8")  # non-native byte order: converted
+    np.testing.assert_array_equal((lnp.asarray(swapped) + 1).compute(), swapped + 1)
 
 
 def test_new_data_of_the_same_type_does_not_recompile() -> None:

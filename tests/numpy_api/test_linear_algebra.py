@@ -16,15 +16,18 @@ import lazygraph.numpy as lnp
 from tests.numpy_api.namespace_harness import array_args, check
 from tests.tensor.harness import COMPLEX, FLOATS, INTS, arrays
 
-ROW_EXAMPLES = 15
+ROW_EXAMPLES = 10
 DTYPES = ("bool", *INTS, *FLOATS, *COMPLEX)
-# Products accumulate; float32 results may differ from numpy's BLAS in the last bits.
+# Products accumulate; float32 results may differ from numpy's BLAS in the last bits,
+# and the sign of a zero sum of products depends on the order of accumulation.
 RTOL = 1e-4
 
 
 def _operand(data: st.DataObject, shape: tuple[int, ...], label: str) -> np.ndarray:
     dtype = data.draw(st.sampled_from(DTYPES), label=f"{label} dtype")
-    return data.draw(arrays(dtype, shape, finite=True), label=label)
+    # Moderate magnitudes: overflow in a sum of products depends on the order of
+    # accumulation (inf vs nan in complex results), which numpy does not specify.
+    return data.draw(arrays(dtype, shape, min_value=-100, max_value=100), label=label)
 
 
 def _sizes(data: st.DataObject, n: int) -> list[int]:
@@ -46,18 +49,18 @@ def test_products(name: str, data: st.DataObject) -> None:
     a, b = _matmul_pair(data)
     if name == "inner" and b.ndim > 1:
         b = np.swapaxes(b, -1, -2)
-    check(getattr(lnp, name), getattr(np, name), a, b, rtol=RTOL)
+    check(getattr(lnp, name), getattr(np, name), a, b, rtol=RTOL, signed_zeros=False)
 
 
 @settings(max_examples=ROW_EXAMPLES, deadline=None)
 @given(data=st.data())
 def test_outer_vdot_kron(data: st.DataObject) -> None:
-    a = data.draw(array_args(DTYPES, max_dims=2, finite=True), label="a")
-    b = data.draw(array_args(DTYPES, max_dims=2, finite=True), label="b")
+    a = data.draw(array_args(DTYPES, max_dims=2, min_value=-100, max_value=100), label="a")
+    b = data.draw(array_args(DTYPES, max_dims=2, min_value=-100, max_value=100), label="b")
     check(lnp.outer, np.outer, a, b, rtol=RTOL)
     check(lnp.kron, np.kron, a, b, rtol=RTOL)
     if a.size == b.size:
-        check(lnp.vdot, np.vdot, a, b.reshape(a.shape), rtol=RTOL)
+        check(lnp.vdot, np.vdot, a, b.reshape(a.shape), rtol=RTOL, signed_zeros=False)
 
 
 @settings(max_examples=ROW_EXAMPLES, deadline=None)
@@ -66,12 +69,13 @@ def test_tensordot_and_vecdot(data: st.DataObject) -> None:
     i, j, k = _sizes(data, 3)
     a = _operand(data, (i, j, k), "a")
     b = _operand(data, (j, k, 2), "b")
-    check(lnp.tensordot, np.tensordot, a, b, 2, rtol=RTOL)
-    check(lnp.tensordot, np.tensordot, a, b, ([1], [0]), rtol=RTOL)
+    check(lnp.tensordot, np.tensordot, a, b, 2, rtol=RTOL, signed_zeros=False)
+    check(lnp.tensordot, np.tensordot, a, b, ([1], [0]), rtol=RTOL, signed_zeros=False)
     check(lnp.tensordot, np.tensordot, a, a, 0, rtol=RTOL)
     c = _operand(data, (j, k), "c")
-    check(lnp.vecdot, np.vecdot, a, c, rtol=RTOL)
-    check(lnp.vecdot, np.vecdot, a, _operand(data, (i, 1, k), "d"), axis=0, rtol=RTOL)
+    check(lnp.vecdot, np.vecdot, a, c, rtol=RTOL, signed_zeros=False)
+    d = _operand(data, (i, 1, k), "d")
+    check(lnp.vecdot, np.vecdot, a, d, axis=0, rtol=RTOL, signed_zeros=False)
 
 
 EINSUM = [
@@ -89,12 +93,13 @@ EINSUM = [
 
 
 @pytest.mark.parametrize(("subscripts", "shapes"), EINSUM, ids=[e[0] for e in EINSUM])
-@settings(max_examples=8, deadline=None)
+@settings(max_examples=5, deadline=None)
 @given(data=st.data())
 def test_einsum(subscripts: str, shapes: list[tuple[int, ...]], data: st.DataObject) -> None:
     ops = [_operand(data, s, f"op{i}") for i, s in enumerate(shapes)]
-    check(lnp.einsum, np.einsum, subscripts, *ops, rtol=RTOL)
-    check(lnp.einsum, np.einsum, subscripts, *ops, optimize=True, rtol=RTOL)
+    # The sign of a zero sum of products depends on the contraction order.
+    check(lnp.einsum, np.einsum, subscripts, *ops, rtol=RTOL, signed_zeros=False)
+    check(lnp.einsum, np.einsum, subscripts, *ops, optimize=True, rtol=RTOL, signed_zeros=False)
 
 
 @settings(max_examples=ROW_EXAMPLES, deadline=None)
@@ -104,8 +109,8 @@ def test_trace_diagonal_matrix_transpose(data: st.DataObject) -> None:
     offset = data.draw(st.integers(-3, 3))
     a1 = data.draw(st.integers(-x.ndim, x.ndim - 1))
     a2 = data.draw(st.integers(-x.ndim, x.ndim))
-    check(lnp.trace, np.trace, x, offset, a1, a2, rtol=RTOL)
-    check(lnp.trace, np.trace, x, dtype="float64", rtol=RTOL)
+    check(lnp.trace, np.trace, x, offset, a1, a2, rtol=RTOL, signed_zeros=False)
+    check(lnp.trace, np.trace, x, dtype="float64", rtol=RTOL, signed_zeros=False)
     check(lnp.diagonal, np.diagonal, x, offset, a1, a2)
     check(lnp.matrix_transpose, np.matrix_transpose, x)
 
@@ -115,8 +120,9 @@ def test_trace_diagonal_matrix_transpose(data: st.DataObject) -> None:
 def test_cross(data: st.DataObject) -> None:
     n1, n2 = data.draw(st.sampled_from([(3, 3), (3, 3), (2, 3), (3, 2), (2, 2), (4, 3)]))
     batch = data.draw(st.sampled_from([(), (2,), (0,)]))
-    a = _operand(data, (*batch, n1), "a")
-    b = _operand(data, (n2,), "b")
+    dtype = data.draw(st.sampled_from(DTYPES[1:]), label="dtype")  # numpy's bool cross is odd
+    a = data.draw(arrays(dtype, (*batch, n1), min_value=-100, max_value=100), label="a")
+    b = data.draw(arrays(dtype, (n2,), min_value=-100, max_value=100), label="b")
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", DeprecationWarning)
         check(lnp.cross, np.cross, a, b, rtol=RTOL)

@@ -370,3 +370,18 @@ def test_programs_reuse_compiled_functions(program):
     after = stats()
     assert after.compiles == before.compiles
     assert after.hits > before.hits
+
+
+def test_jit_of_whole_programs():
+    """A whole training run (in-place updates included) traced once by jit."""
+    params = mlp_data()
+    want = mlp(numpy, *params)
+    train = lazygraph.jit(functools.partial(mlp, lnp))
+    assert_same(train(*params), want)
+    X, Y, *rest = mlp_data(seed=5)
+    assert_same(train(X, Y, *rest), mlp(numpy, X, Y, *rest))
+    assert train.trace_count == 1
+    heat = lazygraph.jit(functools.partial(heat_equation, lnp), static_argnums=(0, 1))
+    assert_same(heat(40, 60, 0.2), heat_equation(numpy, 40, 60, 0.2))
+    assert_same(heat(40, 60, 0.1), heat_equation(numpy, 40, 60, 0.1))
+    assert heat.trace_count == 1  # alpha is data: a new value does not trace again

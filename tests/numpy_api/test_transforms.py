@@ -350,3 +350,13 @@ def test_pytree_flatten_unflatten_roundtrip(tree):
     assert unflatten(treedef, leaves) == tree
     rebuilt = unflatten(treedef, [f"leaf{i}" for i in range(len(leaves))])
     assert flatten(rebuilt)[1] == treedef
+
+
+def test_jit_fast_path_keeps_scalars_and_subclasses_apart():
+    jf = lazygraph.jit(lambda x: lt.exp(x) * 2.0)
+    for arg in (np.array(0.5), np.float64(0.5), 0.5, np.ma.masked_array(np.array(0.5))):
+        out = jf(arg)
+        assert type(out) is np.ndarray
+        check(out, np.array(np.exp(0.5) * 2.0))
+    check(jf(np.array(1.5)), np.array(np.exp(1.5) * 2.0))
+    assert jf.trace_count == 1  # all of them are float64 0-d arrays to the compiled function

@@ -330,7 +330,7 @@ class Array(ArrayMethods):
             raise TypeError("iteration over a 0-d array")
         if self.ndim == 1:
             # numpy yields scalars (values, not views): compute once.
-            yield from self._value().copy()
+            yield from self._value()
             return
         for i in range(len(self)):
             yield self[i]

@@ -6,12 +6,13 @@ bound values (see :mod:`lazygraph.numpy._convert`), and calls the function that
 ``lazygraph.compile.cache.cached_function`` compiles for the graph with the
 backend ``lazygraph.config.backend``.
 
-Every *live* :class:`~lazygraph.numpy.Array` that the computation passes
-through (an intermediate some Python name still holds) is computed in the same
-call and then *pinned*: rebound to a graph input holding its value. A loop that
-materializes each iteration (``while err > tol: x = step(x)``) therefore builds
-graphs of one iteration, not of all iterations so far, and the same compiled
-function serves every iteration.
+The computed arrays, and every *live* :class:`~lazygraph.numpy.Array` that the
+computation passes through (an intermediate some Python name still holds,
+computed in the same call), are then *pinned*: rebound to a graph input holding
+their (read-only) value. A loop that materializes each iteration
+(``while err > tol: x = step(x)``) therefore builds graphs of one iteration, not
+of all iterations so far, and the same compiled function serves every iteration.
+Values handed to the caller are copies the caller owns.
 
 >>> import numpy as np
 >>> import lazygraph.numpy as lnp
@@ -102,10 +103,13 @@ def _run(inputs: list[Variable], outputs: list[Variable]) -> list[np.ndarray]:
     from lazygraph.compile.cache import cached_function
 
     fn = cached_function(inputs, outputs)
-    return [np.asarray(v) for v in fn(*(_BOUND[v] for v in inputs))]
+    # Bound values are ndarrays of exactly their input's type: skip the checks.
+    return [np.asarray(v) for v in fn.call_trusted(*[_BOUND[v] for v in inputs])]
 
 
 def _evaluate(arrays: Sequence[Array], hand_out: bool) -> list[np.ndarray]:
+    """The values of ``arrays``: new writeable arrays (``hand_out``) or the
+    read-only values they are pinned to."""
     outputs = [a._var for a in arrays]
     results: dict[Variable, np.ndarray] = {}
     todo: list[Variable] = []
@@ -116,43 +120,30 @@ def _evaluate(arrays: Sequence[Array], hand_out: bool) -> list[np.ndarray]:
             results[var] = _BOUND[var]
         elif var not in todo:
             todo.append(var)
-    live: list[Variable] = []
-    computed: list[np.ndarray] = []
-    # Buffers someone else may write: the callers' (copy=False inputs) and ours handed out.
-    foreign: set[int] = set()
     if todo:
         inputs, live = _collect(todo)
-        foreign.update(id(_BOUND[v]) for v in inputs)
+        # Buffers the caller may still write (inputs bound with copy=False).
+        foreign = {id(_BOUND[v]) for v in inputs}
         computed = _run(inputs, todo + live)
-        results.update(zip(todo, computed[: len(todo)], strict=True))
-
-    values: list[np.ndarray] = []
-    for var in outputs:
-        value = results[var]
-        if hand_out and (
-            not value.flags.writeable or not value.flags.owndata or id(value) in foreign
-        ):
-            value = value.copy()
-        if hand_out:
-            foreign.add(id(value))
-        values.append(value)
-
-    for var, value in zip(live, computed[len(todo) :], strict=True):
-        arr = _LIVE.get(var)
-        if arr is not None:
-            arr._pin(_freeze(value, foreign), var)
-    if not hand_out:
-        for i, (arr, var) in enumerate(zip(arrays, outputs, strict=True)):
-            if var.owner is not None:
-                pinned = _freeze(values[i], foreign)
+        # Pin what was computed: every output, and the live arrays on the way, so
+        # that later graphs start from these values instead of recomputing them.
+        for var, value in zip(todo + live, computed, strict=True):
+            pinned = _freeze(value, foreign)
+            arr = _LIVE.get(var)
+            if arr is not None:
                 arr._pin(pinned, var)
-                values[i] = _BOUND[pinned]
-    return values
+            for a, out in zip(arrays, outputs, strict=True):
+                if out is var:
+                    a._pin(pinned, var)
+            results[var] = _BOUND[pinned]
+    if hand_out:
+        return [results[var].copy() for var in outputs]
+    return [results[var] for var in outputs]
 
 
 def _freeze(value: np.ndarray, foreign: set[int]) -> Variable:
-    """A bound input holding ``value``, made read-only (copied first if another
-    owner may write to it)."""
+    """A bound input holding ``value``, made read-only (copied first if it is a
+    view or a buffer that someone else may write)."""
     if value.flags.writeable:
         if not value.flags.owndata or id(value) in foreign:
             value = value.copy()

@@ -28,7 +28,7 @@ from typing import Any
 import numpy as np
 from lazygraph.graph.basic import Constant, Variable
 from lazygraph.numpy._array import Array
-from lazygraph.tensor.type import TensorType, normalize_dtype
+from lazygraph.tensor.type import ALL_DTYPES, TensorType, normalize_dtype
 from lazygraph.tensor.variable import TensorVariable, as_tensor_variable, constant
 
 __all__ = ["asarray"]
@@ -36,6 +36,8 @@ __all__ = ["asarray"]
 #: Python sequences of at most this many numbers are literals (graph constants);
 #: longer ones are data (graph inputs), so new values reuse the compiled function.
 LITERAL_SIZE_LIMIT = 64
+
+_DTYPE_NAMES = {np.dtype(d): d for d in ALL_DTYPES}
 
 # input variable -> its bound value. Weak keys: the value lives as long as some
 # graph still refers to the variable.
@@ -59,14 +61,19 @@ def bind(
     arr = np.asarray(value, dtype=None if dtype is None else normalize_dtype(dtype))
     if arr.dtype == object:
         raise TypeError(f"cannot convert {type(value).__name__} to a lazygraph array")
-    normalize_dtype(arr.dtype)  # TypeError for unsupported dtypes (str, datetime, ...)
+    dtype_name = _DTYPE_NAMES.get(arr.dtype)
+    if dtype_name is None:
+        # Unsupported dtypes (str, float16, ...) raise TypeError; a non-native byte
+        # order is converted, so bound values are always exactly their input's type.
+        dtype_name = normalize_dtype(arr.dtype)
+        arr = arr.astype(dtype_name)
     shared = isinstance(value, np.ndarray) and np.may_share_memory(arr, value)
     if copy or (copy is None and shared and arr.flags.writeable):
         arr = arr.copy()
         shared = False
     if not shared:
         arr.setflags(write=False)
-    var = TensorType(arr.dtype, arr.shape)(name)
+    var = TensorType(dtype_name, arr.shape)(name)
     _BOUND[var] = arr
     return var  # type: ignore[return-value]
 

@@ -20,6 +20,7 @@ import numpy as np
 from lazygraph.numpy._array import Array
 from lazygraph.numpy._convert import as_variable, wrap
 from lazygraph.numpy._ufunc import ArrayLike, DTypeLike, reject_out
+from lazygraph.tensor.shape import normalize_axis
 
 __all__ = [
     "append",
@@ -111,6 +112,8 @@ def concatenate(
     xs = _sequence("concatenate", arrays)
     if not xs:
         raise ValueError("need at least one array to concatenate")
+    if axis is not None:
+        normalize_axis(axis, xs[0].ndim, "concatenate")  # numpy checks the axis first
     xs = _cast_all("concatenate", xs, dtype, casting)
     return wrap(lt.concatenate(xs, axis=axis))
 

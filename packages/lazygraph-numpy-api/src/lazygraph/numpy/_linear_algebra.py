@@ -131,7 +131,9 @@ def outer(a: ArrayLike, b: ArrayLike, out: None = None) -> Array:
            [  2,  20, 200]])
     """
     reject_out("outer", out)
-    return wrap(lt.outer(as_variable(a), as_variable(b)))
+    # numpy's definition, a broadcast multiply (so -0.0 products keep their sign).
+    column = lt.expand_dims(lt.ravel(_tensor(a)), 1)
+    return wrap(lt.multiply(column, lt.expand_dims(lt.ravel(_tensor(b)), 0)))
 
 
 def tensordot(a: ArrayLike, b: ArrayLike, axes: Any = 2) -> Array:

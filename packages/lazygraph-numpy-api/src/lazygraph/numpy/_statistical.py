@@ -129,7 +129,8 @@ def _extremum(
     kept_sizes = [sizes[i] for i in kept]
     flat = lt.reshape(lt.transpose(x, kept + list(axes)), [*kept_sizes, count])
     column = lt.full([*kept_sizes, 1], initial, dtype=x.dtype)
-    result = fn(lt.concatenate([flat, column], axis=-1), axis=-1)
+    # ``initial`` first: on ties (0.0 and -0.0) numpy's reduction keeps it.
+    result = fn(lt.concatenate([column, flat], axis=-1), axis=-1)
     if keepdims and axes:
         result = lt.expand_dims(result, axes)
     return wrap(result)

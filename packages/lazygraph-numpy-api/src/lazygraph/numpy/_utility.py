@@ -134,14 +134,17 @@ def isclose(
     >>> isclose([1.0, float("nan")], [1.0 + 1e-9, float("nan")], equal_nan=True).compute()
     array([ True,  True])
     """
+    # numpy's own steps, so Python scalars stay weak exactly where numpy's do
+    # (which decides the dtype every comparison happens in).
     x, y = as_variable(a), as_variable(b)
-    dtype = lt.result_type(x, y, 1.0)
-    x = lt.cast(lt.as_tensor_variable(x), dtype) if not lt.is_weak_scalar(x) else x
-    y = lt.cast(lt.as_tensor_variable(y), dtype) if not lt.is_weak_scalar(y) else y
-    tol = lt.add(atol, lt.multiply(rtol, lt.abs(y)))
+    if lt.is_weak_scalar(y):
+        y = float(y) if isinstance(y, int) else y
+        tol: Any = atol + rtol * builtins.abs(y)
+    else:
+        y = lt.cast(y, lt.result_type(y, 1.0))
+        tol = lt.add(as_variable(atol), lt.multiply(as_variable(rtol), lt.abs(y)))
     close = lt.less_equal(lt.abs(lt.subtract(x, y)), tol)
-    finite = lt.logical_and(lt.isfinite(x), lt.isfinite(y))
-    result = lt.where(finite, close, lt.equal(x, y))
+    result = lt.logical_or(lt.logical_and(close, lt.isfinite(y)), lt.equal(x, y))
     if equal_nan:
         result = lt.logical_or(result, lt.logical_and(lt.isnan(x), lt.isnan(y)))
     return wrap(result)

@@ -72,7 +72,9 @@ def _int_divmod(name: str, x: Any, y: Any) -> Any:
 def _int_power(x: Any, y: Any, ctx: Context | None) -> Any:
     """numpy's integer power: wraps on overflow; a negative exponent raises."""
     if ctx is not None and y.dtype.kind == "i":
-        ctx.check(jnp.any(y < 0), ValueError, "Integers to negative integer powers are not allowed.")
+        ctx.check(
+            jnp.any(y < 0), ValueError, "Integers to negative integer powers are not allowed."
+        )
     bits = np.dtype(y.dtype).itemsize * 8
     x, y = jnp.broadcast_arrays(x, y)
     result = jnp.ones_like(x)
@@ -89,8 +91,27 @@ def _int_power(x: Any, y: Any, ctx: Context | None) -> Any:
 #: functions with f(conj(z)) == conj(f(z)) (C99), whose branch cuts XLA gets
 #: wrong on the -0.0 side: computed on the +0.0 side and conjugated back
 _CONJ_SYMMETRIC = frozenset(
-    "sqrt log log2 log10 log1p exp expm1 sin cos tan sinh cosh tanh "
-    "asin acos atan asinh acosh atanh".split()
+    {
+        "sqrt",
+        "log",
+        "log2",
+        "log10",
+        "log1p",
+        "exp",
+        "expm1",
+        "sin",
+        "cos",
+        "tan",
+        "sinh",
+        "cosh",
+        "tanh",
+        "asin",
+        "acos",
+        "atan",
+        "asinh",
+        "acosh",
+        "atanh",
+    }
 )
 
 
@@ -191,7 +212,10 @@ def scalar_function(
     out_np = np.dtype(out_dtype)
 
     def run(*xs: Any) -> Any:
-        xs = tuple(jnp.asarray(x) if c is None else jnp.asarray(x).astype(c) for x, c in zip(xs, casts, strict=True))
+        xs = tuple(
+            jnp.asarray(x) if c is None else jnp.asarray(x).astype(c)
+            for x, c in zip(xs, casts, strict=True)
+        )
         result = base(*xs)
         if result.dtype != out_np:
             result = _cast(result, out_dtype)
@@ -218,7 +242,10 @@ def composite_function(comp: Composite, ctx: Context | None) -> Fn:
         for node, fn in steps:
             args = [np.asarray(v.data) if isinstance(v, Constant) else env[v] for v in node.inputs]
             env.update(zip(node.outputs, fn(*args), strict=True))
-        return [jnp.asarray(np.asarray(v.data) if isinstance(v, Constant) else env[v]) for v in comp.outputs]
+        return [
+            jnp.asarray(np.asarray(v.data) if isinstance(v, Constant) else env[v])
+            for v in comp.outputs
+        ]
 
     return run
 

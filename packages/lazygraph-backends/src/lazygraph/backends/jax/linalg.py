@@ -1,3 +1,147 @@
-"""JAX lowerings: linalg ops."""
+"""JAX lowerings: ``inv``, ``solve``, ``det``, ``slogdet``, ``pinv``,
+``cholesky`` and the value-only ``eigvalsh`` / ``svdvals``.
+
+numpy raises ``LinAlgError`` for a singular or non positive-definite matrix
+where LAPACK inside XLA returns inf/NaN: the compiled function checks the
+result and raises the same error after the call. Decompositions whose vectors
+are only defined up to sign or phase (``eigh``, ``svd`` with vectors, ``qr``)
+and ``lstsq`` run on the host through numpy, so they agree with numpy exactly.
+
+>>> import numpy as np
+>>> import lazygraph, lazygraph.tensor as lt
+>>> a = lt.dmatrix("a")
+>>> f = lazygraph.function([a], lt.linalg.inv(a), mode="jax")
+>>> f(np.eye(2) * 2)
+array([[0.5, 0. ],
+       [0. , 0.5]])
+"""
 
 from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import jax.numpy as jnp
+import numpy as np
+
+from lazygraph.backends.jax.dispatch import Context, Unsupported, register
+from lazygraph.graph.basic import Apply
+from lazygraph.tensor.linalg.decomp import SVD, Cholesky, Eigh
+from lazygraph.tensor.linalg.solve import Det, Inv, Pinv, SlogDet, Solve
+
+__all__: list[str] = []
+
+Fn = Callable[..., Any]
+
+
+def _dtype(node: Apply, k: int = 0) -> str:
+    return node.outputs[k].type.dtype  # type: ignore[attr-defined,no-any-return]
+
+
+def _finite_in_bad_out(ctx: Context, x: Any, out: Any, message: str) -> None:
+    ctx.check(
+        jnp.all(jnp.isfinite(x)) & ~jnp.all(jnp.isfinite(out)),
+        np.linalg.LinAlgError,
+        message,
+    )
+
+
+@register(Inv)
+def _inv(op: Inv, node: Apply, ctx: Context) -> Fn:
+    dtype = _dtype(node)
+
+    def run(x: Any) -> list[Any]:
+        x = jnp.asarray(x).astype(dtype)
+        out = jnp.linalg.inv(x)
+        _finite_in_bad_out(ctx, x, out, "Singular matrix")
+        return [out]
+
+    return run
+
+
+@register(Solve)
+def _solve(op: Solve, node: Apply, ctx: Context) -> Fn:
+    dtype = _dtype(node)
+
+    def run(a: Any, b: Any) -> list[Any]:
+        a, b = jnp.asarray(a).astype(dtype), jnp.asarray(b).astype(dtype)
+        out = jnp.linalg.solve(a, b)
+        _finite_in_bad_out(ctx, a, out, "Singular matrix")
+        return [out]
+
+    return run
+
+
+@register(Det)
+def _det(op: Det, node: Apply, ctx: Context) -> Fn:
+    dtype = _dtype(node)
+
+    def run(x: Any) -> list[Any]:
+        return [jnp.linalg.det(jnp.asarray(x).astype(dtype))]
+
+    return run
+
+
+@register(SlogDet)
+def _slogdet(op: SlogDet, node: Apply, ctx: Context) -> Fn:
+    dtype = _dtype(node)
+
+    def run(x: Any) -> list[Any]:
+        sign, logdet = jnp.linalg.slogdet(jnp.asarray(x).astype(dtype))
+        return [sign, logdet]
+
+    return run
+
+
+@register(Pinv)
+def _pinv(op: Pinv, node: Apply, ctx: Context) -> Fn:
+    dtype = _dtype(node)
+
+    def run(x: Any) -> list[Any]:
+        x = jnp.asarray(x)
+        if 0 in x.shape[-2:]:
+            return [jnp.zeros((*x.shape[:-2], x.shape[-1], x.shape[-2]), dtype)]
+        rtol = op.rtol if op.rtol is not None else None
+        return [jnp.linalg.pinv(x.astype(dtype), rtol=rtol)]
+
+    return run
+
+
+@register(Cholesky)
+def _cholesky(op: Cholesky, node: Apply, ctx: Context) -> Fn:
+    dtype = _dtype(node)
+
+    def run(x: Any) -> list[Any]:
+        x = jnp.asarray(x).astype(dtype)
+        out = jnp.linalg.cholesky(x, upper=op.upper)
+        _finite_in_bad_out(ctx, x, out, "Matrix is not positive definite")
+        return [out]
+
+    return run
+
+
+@register(Eigh)
+def _eigh(op: Eigh, node: Apply, ctx: Context) -> Fn:
+    if op.compute_v:
+        raise Unsupported("eigh with vectors runs through numpy (sign conventions)")
+    dtype = _dtype(node)
+
+    def run(x: Any) -> list[Any]:
+        return [jnp.linalg.eigvalsh(jnp.asarray(x).astype(dtype), UPLO=op.UPLO)]
+
+    return run
+
+
+@register(SVD)
+def _svd(op: SVD, node: Apply, ctx: Context) -> Fn:
+    if op.compute_uv:
+        raise Unsupported("svd with vectors runs through numpy (sign conventions)")
+    dtype = _dtype(node)
+
+    def run(x: Any) -> list[Any]:
+        x = jnp.asarray(x)
+        real = np.dtype(dtype).kind == "f" and x.dtype.kind == "c"
+        compute = x.dtype if real else dtype
+        return [jnp.linalg.svd(x.astype(compute), compute_uv=False)]
+
+    return run

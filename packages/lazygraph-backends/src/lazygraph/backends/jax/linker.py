@@ -156,19 +156,15 @@ def _trace_segment(seg: _Segment) -> Callable[..., Any]:
             step.ctx.checks.clear()
         for step in seg.steps:
             node = step.node
-            values = []
-            for v in node.inputs:
-                if v in env:
-                    values.append(env[v])
-                else:  # a constant
-                    values.append(v.data)
+            # inputs not in env are constants
+            values = [_value(env, v) for v in node.inputs]
             if step.fold and all(map(_is_concrete, values)):
                 outs = _perform(node, values)
             else:
                 outs = step.fn(*values)  # type: ignore[misc]
             for o, value in zip(node.outputs, outs, strict=True):
                 env[o] = _cast_to(value, o)
-        results = [env[v] if v in env else v.data for v in seg.outputs]
+        results = [_value(env, v) for v in seg.outputs]
         checks = [c for step in seg.steps for c in step.ctx.checks]
         seg.check_info = [(exc, msg) for _, exc, msg in checks]
         flags = [flag for flag, _, _ in checks]

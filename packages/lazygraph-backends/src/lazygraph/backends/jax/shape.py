@@ -115,7 +115,9 @@ def _reshape(op: Reshape, node: Apply, ctx: Context) -> Fn:
         try:
             return [jnp.reshape(x, target)]
         except (TypeError, ValueError) as exc:
-            raise ValueError(f"Reshape: cannot reshape array of shape {np.shape(x)} into {target}") from exc
+            raise ValueError(
+                f"Reshape: cannot reshape array of shape {np.shape(x)} into {target}"
+            ) from exc
 
     return run
 
@@ -128,9 +130,7 @@ def _specify_shape(op: SpecifyShape, node: Apply, ctx: Context) -> Fn:
             if g:
                 want = int(next(it))
                 if np.shape(x)[d] != want:
-                    raise ValueError(
-                        f"SpecifyShape: axis {d} of shape {np.shape(x)} is not {want}"
-                    )
+                    raise ValueError(f"SpecifyShape: axis {d} of shape {np.shape(x)} is not {want}")
         return [x]
 
     return run

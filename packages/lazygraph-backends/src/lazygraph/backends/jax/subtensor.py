@@ -47,7 +47,9 @@ def _index_positions(node: Apply, first: int) -> tuple[int, ...]:
 def _validate(shape: tuple[int, ...], idx: tuple) -> None:
     """numpy's own ``IndexError`` for ``idx`` on an array of ``shape``, for free
     (a zero-strided dummy array)."""
-    dummy = np.lib.stride_tricks.as_strided(np.zeros(1, bool), shape=shape, strides=(0,) * len(shape))
+    dummy = np.lib.stride_tricks.as_strided(
+        np.zeros(1, bool), shape=shape, strides=(0,) * len(shape)
+    )
     dummy[idx]
 
 
@@ -129,7 +131,9 @@ def _shape_check(x: Any, idx: tuple) -> None:
 @register(
     AdvancedSubtensor,
     static=lambda node: tuple(
-        k + 1 for k, v in enumerate(node.inputs[1:]) if v.type.ndim == 0  # type: ignore[attr-defined]
+        k + 1
+        for k, v in enumerate(node.inputs[1:])
+        if v.type.ndim == 0  # type: ignore[attr-defined]
     ),
     host=lambda node: _has_mask(node, 1),
 )
@@ -147,7 +151,9 @@ def _advanced_subtensor(op: AdvancedSubtensor, node: Apply, ctx: Context) -> Fn:
 @register(
     AdvancedIncSubtensor,
     static=lambda node: tuple(
-        k + 2 for k, v in enumerate(node.inputs[2:]) if v.type.ndim == 0  # type: ignore[attr-defined]
+        k + 2
+        for k, v in enumerate(node.inputs[2:])
+        if v.type.ndim == 0  # type: ignore[attr-defined]
     ),
     host=lambda node: _has_mask(node, 2),
 )

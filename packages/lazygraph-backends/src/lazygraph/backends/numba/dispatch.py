@@ -25,14 +25,15 @@ from __future__ import annotations
 import functools
 from typing import Any
 
-from lazygraph.graph.basic import Apply, Op
 from lazygraph.backends.numba.scalar import CodegenUnsupported
+from lazygraph.graph.basic import Apply, Op
 
 __all__ = ["HEADER", "JIT", "Unsupported", "kernel_module_source", "numba_funcify"]
 
 #: the decorator every generated function uses: numpy's error model (division
 #: by zero gives inf/NaN, not ZeroDivisionError), no fastmath, cached on disk
 JIT = '@njit(cache=True, error_model="numpy", nogil=True)'
+
 
 def _helpers_digest() -> str:
     # Compiled kernels embed the helpers' machine code: a change to the helpers
@@ -82,6 +83,7 @@ def _ensure_registered() -> None:
     from lazygraph.backends.numba import (  # noqa: F401
         blas,
         elemwise,
+        fused,
         reduction,
         shape,
     )

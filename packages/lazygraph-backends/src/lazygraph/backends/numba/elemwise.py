@@ -23,28 +23,80 @@ True
 
 from __future__ import annotations
 
+from typing import Any
+
 from lazygraph.backends.numba.dispatch import JIT, numba_funcify
 from lazygraph.backends.numba.scalar import composite_lines, scalar_expr, to_dtype
 from lazygraph.graph.basic import Apply
 from lazygraph.tensor.elemwise import DimShuffle, Elemwise
 from lazygraph.tensor.scalar.basic import ScalarOp
 
-__all__: list[str] = []
+__all__ = ["broadcast_prologue", "operand_reads", "scalar_body"]
 
 
 def _np_dtype(dtype: str) -> str:
     return "np.bool_" if dtype == "bool" else f"np.{dtype}"
 
 
+def scalar_body(
+    scalar_op: Any, in_dtypes: list[str], out_dtypes: list[str], args: list[str]
+) -> tuple[list[str], list[str]]:
+    """Statements and output expressions of ``scalar_op`` (a table row or a
+    ``Composite``) on scalar operands ``args``."""
+    if isinstance(scalar_op, ScalarOp):
+        expr = scalar_expr(scalar_op, args, in_dtypes, out_dtypes[0])
+        return [], [to_dtype(expr, out_dtypes[0])]
+    lines, outs = composite_lines(scalar_op, args, "t")
+    return lines, [to_dtype(o, d) for o, d in zip(outs, out_dtypes, strict=True)]
+
+
 def _scalar_body(op: Elemwise, node: Apply, args: list[str]) -> tuple[list[str], list[str]]:
-    """Statements and output expressions of the scalar computation on ``args``."""
     in_dtypes = [v.type.dtype for v in node.inputs]  # type: ignore[attr-defined]
     out_dtypes = [o.type.dtype for o in node.outputs]  # type: ignore[attr-defined]
-    if isinstance(op.scalar_op, ScalarOp):
-        expr = scalar_expr(op.scalar_op, args, in_dtypes, out_dtypes[0])
-        return [], [to_dtype(expr, out_dtypes[0])]
-    lines, outs = composite_lines(op.scalar_op, args, "t")
-    return lines, [to_dtype(o, d) for o, d in zip(outs, out_dtypes, strict=True)]
+    return scalar_body(op.scalar_op, in_dtypes, out_dtypes, args)
+
+
+def broadcast_prologue(node: Apply, ndim: int, name: str) -> list[str]:
+    """Statements computing the broadcast sizes ``d0, d1, ...`` of the inputs
+    ``x0, x1, ...`` of ``node`` (numpy's ``ValueError`` on a mismatch), reading
+    0-d inputs into ``s<i>`` and setting the per-axis multipliers ``t<i>_<k>``
+    (0 where an input's axis has size 1) that :func:`operand_reads` uses."""
+    in_ndims = [v.type.ndim for v in node.inputs]  # type: ignore[attr-defined]
+    lines = []
+    for k in range(ndim):
+        lines.append(f"    d{k} = 1")
+        for i, nd in enumerate(in_ndims):
+            lead = ndim - nd
+            if k < lead:
+                continue
+            lines += [
+                f"    s = x{i}.shape[{k - lead}]",
+                "    if s != 1:",
+                f"        if d{k} == 1:",
+                f"            d{k} = s",
+                f"        elif s != d{k}:",
+                f'            raise ValueError("{name}: operands could not be broadcast together")',
+            ]
+    for i, nd in enumerate(in_ndims):
+        if nd == 0:
+            lines.append(f"    s{i} = x{i}[()]")
+        # a size-1 axis is read at index 0 whatever the output's size
+        for kk in range(nd):
+            lines.append(f"    t{i}_{kk} = 0 if x{i}.shape[{kk}] == 1 else 1")
+    return lines
+
+
+def operand_reads(in_ndims: list[int], ndim: int) -> list[str]:
+    """The expression reading each input at loop indices ``i0, i1, ...``."""
+    args = []
+    for i, nd in enumerate(in_ndims):
+        if nd == 0:
+            args.append(f"s{i}")
+            continue
+        lead = ndim - nd
+        idx = ", ".join(f"i{kk + lead} * t{i}_{kk}" for kk in range(nd))
+        args.append(f"x{i}[{idx}]")
+    return args
 
 
 def elemwise_source(node: Apply) -> str:
@@ -56,48 +108,19 @@ def elemwise_source(node: Apply) -> str:
     inplace = dict(op.inplace_pattern)
     out_dtypes = [o.type.dtype for o in node.outputs]  # type: ignore[attr-defined]
     xs = [f"x{i}" for i in range(nin)]
-    lines = [JIT, f"def kernel({', '.join(xs)}):"]
-
-    # -- the output shape: numpy broadcasting, checked at run time -----------
-    for k in range(ndim):
-        lines.append(f"    d{k} = 1")
-        for i in range(nin):
-            lead = ndim - in_ndims[i]
-            if k < lead:
-                continue
-            lines += [
-                f"    s = x{i}.shape[{k - lead}]",
-                "    if s != 1:",
-                f"        if d{k} == 1:",
-                f"            d{k} = s",
-                f"        elif s != d{k}:",
-                f'            raise ValueError("{op}: operands could not be broadcast together")',
-            ]
+    lines = [JIT, f"def kernel({', '.join(xs)}):", *broadcast_prologue(node, ndim, str(op))]
     shape = "(" + "".join(f"d{k}, " for k in range(ndim)) + ")"
     for j, dtype in enumerate(out_dtypes):
         if j in inplace:
             lines.append(f"    o{j} = x{inplace[j]}")
         else:
             lines.append(f"    o{j} = np.empty({shape}, {_np_dtype(dtype)})")
-    for i in range(nin):
-        if in_ndims[i] == 0:
-            lines.append(f"    s{i} = x{i}[()]")
-        # a size-1 axis is read at index 0 whatever the output's size
-        for kk in range(in_ndims[i]):
-            lines.append(f"    t{i}_{kk} = 0 if x{i}.shape[{kk}] == 1 else 1")
     outs_tuple = "(" + "".join(f"o{j}, " for j in range(len(out_dtypes))) + ")"
     indent = "    "
     for k in range(ndim):
         lines.append(f"{indent}for i{k} in range(d{k}):")
         indent += "    "
-    args = []
-    for i in range(nin):
-        if in_ndims[i] == 0:
-            args.append(f"s{i}")
-            continue
-        lead = ndim - in_ndims[i]
-        idx = ", ".join(f"i{kk + lead} * t{i}_{kk}" for kk in range(in_ndims[i]))
-        args.append(f"x{i}[{idx}]")
+    args = operand_reads(in_ndims, ndim)
     body, results = _scalar_body(op, node, args)
     out_idx = ", ".join(f"i{k}" for k in range(ndim)) if ndim else "()"
     lines += [f"{indent}{b}" for b in body]

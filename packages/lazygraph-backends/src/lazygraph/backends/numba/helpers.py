@@ -21,9 +21,6 @@ from numba import njit
 __all__ = [
     "cast_float_int",
     "cast_float_uint64",
-    "log1mexp",
-    "sigmoid",
-    "softplus",
     "float_floor_divide",
     "float_remainder",
     "int_floor_divide",
@@ -31,12 +28,15 @@ __all__ = [
     "int_power",
     "int_remainder",
     "left_shift",
+    "log1mexp",
     "nan_max",
     "nan_min",
     "num_fmax",
     "num_fmin",
     "right_shift",
+    "sigmoid",
     "signbit",
+    "softplus",
 ]
 
 _OPTS = {"cache": True, "error_model": "numpy", "nogil": True}
@@ -79,9 +79,8 @@ def float_floor_divide(a, b):  # type: ignore[no-untyped-def]
         return a / b
     mod = np.fmod(a, b)
     div = (a - mod) / b
-    if mod != 0:
-        if (b < 0) != (mod < 0):
-            div -= 1.0
+    if mod != 0 and (b < 0) != (mod < 0):
+        div -= 1.0
     if div != 0:
         floordiv = np.floor(div)
         if div - floordiv > 0.5:

@@ -187,9 +187,7 @@ def _whole_graph(
     results = []
     for o in fgraph.outputs:
         results.append(f"{names[o]}.copy()" if o.owner is None else names[o])
-    params = [f"a{k}" for k in range(len(fgraph.inputs))] + [
-        f"c{k}" for k in range(len(constants))
-    ]
+    params = [f"a{k}" for k in range(len(fgraph.inputs))] + [f"c{k}" for k in range(len(constants))]
     lines += ["", "", JIT, f"def graph({', '.join(params)}):", *body]
     lines.append(f"    return ({', '.join(results)},)")
     source = "\n".join(lines) + "\n"

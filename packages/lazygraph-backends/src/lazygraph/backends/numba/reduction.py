@@ -23,7 +23,7 @@ from lazygraph.backends.numba.scalar import literal, to_dtype
 from lazygraph.graph.basic import Apply
 from lazygraph.tensor.reduction import KINDS, Reduce
 
-__all__: list[str] = []
+__all__ = ["reduce_loops"]
 
 _SIMPLE = ("sum", "prod", "max", "min", "all", "any", "mean", "count_nonzero")
 
@@ -70,7 +70,7 @@ def _update(kind: str, acc: str, v: str, isfloat: bool) -> list[str]:
     return [f"if {cond}:", f"    {acc} = {v}"]
 
 
-def _empty_check(op: Reduce, lines: list[str]) -> None:
+def _empty_check(op: Reduce, lines: list[str], dims: list[str] | None = None) -> None:
     if KINDS[op.kind].identity:
         return
     name = KINDS[op.kind].numpy_name
@@ -80,57 +80,63 @@ def _empty_check(op: Reduce, lines: list[str]) -> None:
         else f"zero-size array to reduction operation {name} which has no identity"
     )
     for a in op.axis:
-        lines += [f"    if x.shape[{a}] == 0:", f'        raise ValueError("{op.kind}: {what}")']
+        size = f"x.shape[{a}]" if dims is None else dims[a]
+        lines += [f"    if {size} == 0:", f'        raise ValueError("{op.kind}: {what}")']
 
 
-def _reduce_source(op: Reduce, node: Apply) -> str:
-    x = node.inputs[0]
-    ndim = x.type.ndim  # type: ignore[attr-defined]
-    in_dtype = x.type.dtype  # type: ignore[attr-defined]
-    out_dtype = node.outputs[0].type.dtype  # type: ignore[attr-defined]
+def reduce_loops(
+    op: Reduce,
+    ndim: int,
+    elem_dtype: str,
+    out_dtype: str,
+    dims: list[str],
+    load: list[str],
+) -> list[str]:
+    """Kernel statements reducing the values of an ``ndim``-d loop nest over
+    sizes ``dims`` with ``op``; ``load`` are statements setting ``v`` (the
+    value at indices ``i0, i1, ...``, of ``elem_dtype``). Ends with a
+    ``return``."""
     acc_dtype = op.dtype or out_dtype
     if op.kind in ("all", "any"):
         acc_dtype = "bool"
     if op.kind == "count_nonzero":
         acc_dtype = out_dtype
-    isfloat = np.dtype(in_dtype).kind == "f"
+    isfloat = np.dtype(elem_dtype).kind == "f"
     axes = op.axis
     kept = [k for k in range(ndim) if k not in axes]
-    lines = [JIT, "def kernel(x):"]
-    _empty_check(op, lines)
-    out_shape = "(" + "".join(f"x.shape[{k}], " for k in kept) + ")"
+    lines: list[str] = []
+    _empty_check(op, lines, dims)
+    out_shape = "(" + "".join(f"{dims[k]}, " for k in kept) + ")"
     lines.append(f"    out = np.empty({out_shape}, {_np_dtype(acc_dtype)})")
     out_idx = "(" + "".join(f"i{k}, " for k in kept) + ")"
-    in_idx = ", ".join(f"i{k}" for k in range(ndim)) if ndim else "()"
     trailing = all(k in axes for k in range(ndim - len(axes), ndim))
-    value = "v" if op.kind in ("all", "any", "count_nonzero", "max", "min") else "v"
-    convert = op.kind in ("sum", "prod", "mean")
-    load = f"v = {to_dtype(f'x[{in_idx}]', acc_dtype)}" if convert else f"v = x[{in_idx}]"
+    if op.kind in ("sum", "prod", "mean"):
+        load = [*load, f"v = {to_dtype('v', acc_dtype)}"]
     indent = "    "
     if trailing:
         for k in kept:
-            lines.append(f"{indent}for i{k} in range(x.shape[{k}]):")
+            lines.append(f"{indent}for i{k} in range({dims[k]}):")
             indent += "    "
         lines.append(f"{indent}acc = {_identity(op.kind, acc_dtype)}")
         for k in axes:
-            lines.append(f"{indent}for i{k} in range(x.shape[{k}]):")
+            lines.append(f"{indent}for i{k} in range({dims[k]}):")
             indent += "    "
-        lines.append(f"{indent}{load}")
-        lines += [f"{indent}{s}" for s in _update(op.kind, "acc", value, isfloat)]
+        lines += [f"{indent}{s}" for s in load]
+        lines += [f"{indent}{s}" for s in _update(op.kind, "acc", "v", isfloat)]
         indent = "    " + "    " * len(kept)
         lines.append(f"{indent}out[{out_idx}] = acc")
     else:
         lines.append(f"    out.fill({_identity(op.kind, acc_dtype)})")
         for k in range(ndim):
-            lines.append(f"{indent}for i{k} in range(x.shape[{k}]):")
+            lines.append(f"{indent}for i{k} in range({dims[k]}):")
             indent += "    "
-        lines.append(f"{indent}{load}")
+        lines += [f"{indent}{s}" for s in load]
         lines.append(f"{indent}acc = out[{out_idx}]")
-        lines += [f"{indent}{s}" for s in _update(op.kind, "acc", value, isfloat)]
+        lines += [f"{indent}{s}" for s in _update(op.kind, "acc", "v", isfloat)]
         lines.append(f"{indent}out[{out_idx}] = acc")
     result = "out"
     if op.kind == "mean":
-        count = " * ".join(f"x.shape[{a}]" for a in axes) or "1"
+        count = " * ".join(dims[a] for a in axes) or "1"
         lines.append(f"    res = np.empty(out.shape, {_np_dtype(out_dtype)})")
         lines.append("    fo = out.reshape(out.size)")
         lines.append("    fr = res.reshape(res.size)")
@@ -140,11 +146,27 @@ def _reduce_source(op: Reduce, node: Apply) -> str:
     elif acc_dtype != out_dtype:
         lines.append(f"    {result} = out.astype({_np_dtype(out_dtype)})")
     if op.keepdims:
-        shape = "(" + "".join("1, " if k in axes else f"x.shape[{k}], " for k in range(ndim)) + ")"
+        shape = "(" + "".join("1, " if k in axes else f"{dims[k]}, " for k in range(ndim)) + ")"
         lines.append(f"    return ({result}.reshape({shape}),)")
     else:
         lines.append(f"    return ({result},)")
-    return "\n".join(lines) + "\n"
+    return lines
+
+
+def _reduce_source(op: Reduce, node: Apply) -> str:
+    x = node.inputs[0]
+    ndim = x.type.ndim  # type: ignore[attr-defined]
+    dims = [f"x.shape[{k}]" for k in range(ndim)]
+    in_idx = ", ".join(f"i{k}" for k in range(ndim)) if ndim else "()"
+    body = reduce_loops(
+        op,
+        ndim,
+        x.type.dtype,  # type: ignore[attr-defined]
+        node.outputs[0].type.dtype,  # type: ignore[attr-defined]
+        dims,
+        [f"v = x[{in_idx}]"],
+    )
+    return "\n".join([JIT, "def kernel(x):", *body]) + "\n"
 
 
 def _arg_source(op: Reduce, node: Apply) -> str:

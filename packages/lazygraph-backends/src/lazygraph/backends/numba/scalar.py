@@ -136,9 +136,7 @@ _COMPARE = {
 }
 
 
-def scalar_expr(
-    op: ScalarOp, args: Sequence[str], in_dtypes: Sequence[str], out_dtype: str
-) -> str:
+def scalar_expr(op: ScalarOp, args: Sequence[str], in_dtypes: Sequence[str], out_dtype: str) -> str:
     """The expression computing ``op`` on scalar operands ``args`` of
     ``in_dtypes``; its value converts to ``out_dtype`` with :func:`conv`.
     Raises :class:`CodegenUnsupported` for combinations without a lowering."""
@@ -200,9 +198,8 @@ def scalar_expr(
         return f"abs({a[0]})" if kind != "b" else a[0]
     if name == "sign":
         if isfloat:
-            return (
-                f"(1.0 if {a[0]} > 0 else (-1.0 if {a[0]} < 0 else (0.0 if {a[0]} == 0 else {a[0]})))"
-            )
+            x = a[0]
+            return f"(1.0 if {x} > 0 else (-1.0 if {x} < 0 else (0.0 if {x} == 0 else {x})))"
         return f"(({a[0]} > 0) - ({a[0]} < 0))"
     if name == "square":
         return f"({a[0]} * {a[0]})"
@@ -213,7 +210,12 @@ def scalar_expr(
         return f"({zero} if {a[0]} == 0 else ({a[0]} if ({a[0]} == 1 or {a[0]} == -1) else 0))"
     if name in ("maximum", "minimum", "fmax", "fmin"):
         if isfloat:
-            fn = {"maximum": "nan_max", "minimum": "nan_min", "fmax": "num_fmax", "fmin": "num_fmin"}
+            fn = {
+                "maximum": "nan_max",
+                "minimum": "nan_min",
+                "fmax": "num_fmax",
+                "fmin": "num_fmin",
+            }
             return f"{fn[name]}({a[0]}, {a[1]})"
         return f"{'max' if name in ('maximum', 'fmax') else 'min'}({a[0]}, {a[1]})"
     if name == "clip":

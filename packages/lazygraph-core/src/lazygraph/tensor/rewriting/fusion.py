@@ -188,6 +188,14 @@ class FusionOptimizer(GraphRewriter):
         member_set = set(members)
         clients = fgraph.clients
         scalar: dict[Variable, Variable] = {}
+        types: dict[str, ScalarType] = {}
+
+        def scalar_type(dtype: str) -> ScalarType:
+            t = types.get(dtype)
+            if t is None:
+                t = types[dtype] = ScalarType(dtype)
+            return t
+
         inputs: list[Variable] = []
         inner_inputs: list[Variable] = []
         inner_nodes_outs: list[tuple[Variable, Variable]] = []
@@ -198,14 +206,14 @@ class FusionOptimizer(GraphRewriter):
                 if s is None:
                     dtype = v.type.dtype  # type: ignore[attr-defined]
                     if _inlined(v):
-                        s = ScalarType(dtype).make_constant(v.data)  # type: ignore[attr-defined]
+                        s = scalar_type(dtype).make_constant(v.data)  # type: ignore[attr-defined]
                     else:
-                        s = ScalarType(dtype)()
+                        s = scalar_type(dtype)()
                         inputs.append(v)
                         inner_inputs.append(s)
                     scalar[v] = s
                 args.append(s)
-            outs = [ScalarType(o.type.dtype)() for o in node.outputs]  # type: ignore[attr-defined]
+            outs = [scalar_type(o.type.dtype)() for o in node.outputs]  # type: ignore[attr-defined]
             Apply(node.op.scalar_op, args, outs)  # type: ignore[attr-defined]
             for o, s in zip(node.outputs, outs, strict=True):
                 scalar[o] = s

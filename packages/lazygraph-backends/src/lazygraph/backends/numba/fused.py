@@ -1,0 +1,42 @@
+"""Lowering of ``FusedReduce`` (an elementwise expression and the reduction
+consuming it, one node): the reduction's loop nest runs over the broadcast
+shape of the inputs and computes each element of the expression where the
+reduction reads it, so the elementwise result never exists in memory.
+
+>>> import lazygraph.tensor as lt
+>>> from lazygraph.tensor.fused import FusedReduce
+>>> from lazygraph.tensor.scalar import scalar_op
+>>> node = FusedReduce(scalar_op("exp"), "sum", axis=(1,))(lt.dmatrix("x")).owner
+>>> "np.exp" in numba_funcify(node.op, node)
+True
+"""
+
+from __future__ import annotations
+
+from lazygraph.backends.numba.dispatch import JIT, Unsupported, numba_funcify
+from lazygraph.backends.numba.elemwise import broadcast_prologue, operand_reads, scalar_body
+from lazygraph.backends.numba.reduction import reduce_loops
+from lazygraph.graph.basic import Apply
+from lazygraph.tensor.fused import FusedReduce
+
+__all__: list[str] = []
+
+
+@numba_funcify.register(FusedReduce)
+def _funcify_fused_reduce(op: FusedReduce, node: Apply) -> str:
+    in_dtypes = [v.type.dtype for v in node.inputs]  # type: ignore[attr-defined]
+    in_ndims = [v.type.ndim for v in node.inputs]  # type: ignore[attr-defined]
+    elem_dtype = op.elemwise_dtype(node)
+    out_dtype = node.outputs[0].type.dtype  # type: ignore[attr-defined]
+    if "complex" in elem_dtype or "complex" in out_dtype:
+        raise Unsupported("complex FusedReduce")
+    ndim = max(in_ndims, default=0)
+    xs = [f"x{i}" for i in range(len(in_dtypes))]
+    lines = [JIT, f"def kernel({', '.join(xs)}):", *broadcast_prologue(node, ndim, str(op))]
+    body, results = scalar_body(
+        op.scalar_op, in_dtypes, [elem_dtype], operand_reads(in_ndims, ndim)
+    )
+    load = [*body, f"v = {results[0]}"]
+    dims = [f"d{k}" for k in range(ndim)]
+    lines += reduce_loops(op.reduce, ndim, elem_dtype, out_dtype, dims, load)
+    return "\n".join(lines) + "\n"
