@@ -141,6 +141,8 @@ def test_asarray_binds_inputs_not_constants() -> None:
     assert not bound_value(var).flags.writeable
     assert lnp.asarray(x) is x
     assert lnp.asarray(x, dtype="float32").dtype == np.float32
+    assert lnp.asarray([1, 2], float).dtype == np.float64  # numpy's positional dtype
+    assert lnp.asarray(data, None, "F").shape == (4,)
     y = lnp.asarray([[1, 2], [3, 4]], dtype="int8")
     assert y.dtype == np.int8 and y.shape == (2, 2)
     z = lnp.asarray([x, x + 1])
@@ -234,6 +236,34 @@ def test_iteration_of_rows_gives_views() -> None:
         row[0] = 1
         row_np[0] = 1
     assert_numpy_equal(a.compute(), a_np)
+
+
+def test_numpy_methods_delegate_to_the_namespace() -> None:
+    a = np.array([[3.0, -1.0, 2.0], [0.5, 4.0, -2.0]])
+    x = lnp.asarray(a)
+    checks = [
+        (x.sum(axis=0), a.sum(axis=0)),
+        (x.mean(), a.mean()),
+        (x.std(axis=1, ddof=1), a.std(axis=1, ddof=1)),
+        (x.max(axis=1, keepdims=True), a.max(axis=1, keepdims=True)),
+        (x.argmin(), a.argmin()),
+        (x.cumsum(axis=1), a.cumsum(axis=1)),
+        (x.clip(0, 2), a.clip(0, 2)),
+        (x.round(1), a.round(1)),
+        (x.dot(a.T), a.dot(a.T)),
+        (x.argsort(axis=1), a.argsort(axis=1)),
+        (x.take([0, 2], axis=1), a.take([0, 2], axis=1)),
+        (x.repeat(2, axis=0), a.repeat(2, axis=0)),
+        (x.trace(), a.trace()),
+        ((x > 0).all(axis=0), (a > 0).all(axis=0)),
+        (x.conj(), a.conj()),
+        (round(x, 1), np.round(a, 1)),
+    ]
+    for got, expected in checks:
+        assert_numpy_equal(got.compute(), expected)
+    assert x.tobytes() == a.tobytes()
+    for got_i, expected_i in zip(x.nonzero(), a.nonzero(), strict=True):
+        assert_numpy_equal(got_i.compute(), expected_i)
 
 
 def test_contains() -> None:

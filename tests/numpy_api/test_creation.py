@@ -17,7 +17,7 @@ from tests.tensor.harness import FLOATS, INTS, NUMERIC, shapes
 DTYPES = st.sampled_from([None, *ALL, np.float32, np.int16, bool, float, int, complex])
 
 
-@settings(max_examples=20, deadline=None)
+@settings(max_examples=12, deadline=None)
 @given(shape=st.one_of(shapes(), st.integers(0, 4)), dtype=DTYPES)
 def test_zeros_ones_empty(shape: object, dtype: object) -> None:
     check(lnp.zeros, np.zeros, shape, dtype)
@@ -26,14 +26,14 @@ def test_zeros_ones_empty(shape: object, dtype: object) -> None:
     assert got.shape == expected.shape and got.dtype == expected.dtype
 
 
-@settings(max_examples=20, deadline=None)
+@settings(max_examples=12, deadline=None)
 @given(shape=shapes(), fill=python_scalars(), dtype=st.sampled_from([None, *NUMERIC]))
 def test_full(shape: tuple[int, ...], fill: object, dtype: object) -> None:
     check(lnp.full, np.full, shape, fill, dtype)
     check(lnp.full, np.full, shape, np.float32(1.5))
 
 
-@settings(max_examples=20, deadline=None)
+@settings(max_examples=12, deadline=None)
 @given(x=array_args(ALL), fill=python_scalars(), dtype=st.sampled_from([None, *NUMERIC]))
 def test_like_functions(x: np.ndarray, fill: object, dtype: object) -> None:
     check(lnp.zeros_like, np.zeros_like, x, dtype)
@@ -45,7 +45,7 @@ def test_like_functions(x: np.ndarray, fill: object, dtype: object) -> None:
     check(lnp.ones_like, np.ones_like, lnp.asarray(x))  # a lazy prototype
 
 
-@settings(max_examples=30, deadline=None)
+@settings(max_examples=15, deadline=None)
 @given(
     start=st.one_of(st.integers(-5, 5), st.floats(-5, 5)),
     stop=st.one_of(st.none(), st.integers(-5, 10), st.floats(-5, 10)),
@@ -62,7 +62,7 @@ def test_arange(start: float, stop: float | None, step: float | None, dtype: str
     check(lnp.arange, np.arange, np.int8(3))
 
 
-@settings(max_examples=30, deadline=None)
+@settings(max_examples=15, deadline=None)
 @given(
     start=st.one_of(st.integers(-5, 5), st.floats(-5, 5)),
     stop=st.one_of(st.integers(-5, 5), st.floats(-5, 5)),
@@ -83,7 +83,7 @@ def test_linspace_negative_num_is_a_value_error() -> None:
     check(lnp.linspace, np.linspace, 0, 1, -1)
 
 
-@settings(max_examples=30, deadline=None)
+@settings(max_examples=15, deadline=None)
 @given(
     n=st.integers(0, 4),
     m=st.one_of(st.none(), st.integers(0, 4)),
@@ -96,20 +96,20 @@ def test_eye_identity_tri(n: int, m: int | None, k: int, dtype: object) -> None:
     check(lnp.tri, np.tri, n, m, k, dtype)
 
 
-@settings(max_examples=30, deadline=None)
+@settings(max_examples=15, deadline=None)
 @given(x=array_args(ALL, min_dims=2), k=st.integers(-3, 3))
 def test_tril_triu(x: np.ndarray, k: int) -> None:
     check(lnp.tril, np.tril, x, k)
     check(lnp.triu, np.triu, x, k=k)
 
 
-@settings(max_examples=30, deadline=None)
+@settings(max_examples=15, deadline=None)
 @given(x=array_args(ALL, min_dims=1, max_dims=2), k=st.integers(-3, 3))
 def test_diag(x: np.ndarray, k: int) -> None:
     check(lnp.diag, np.diag, x, k)
 
 
-@settings(max_examples=20, deadline=None)
+@settings(max_examples=12, deadline=None)
 @given(
     xs=st.lists(array_args(INTS + FLOATS, min_dims=1, max_dims=1), min_size=0, max_size=3),
     indexing=st.sampled_from(["xy", "ij"]),
@@ -119,7 +119,7 @@ def test_meshgrid(xs: list[np.ndarray], indexing: str, sparse: bool) -> None:
     check(lnp.meshgrid, np.meshgrid, *xs, indexing=indexing, sparse=sparse)
 
 
-@settings(max_examples=30, deadline=None)
+@settings(max_examples=15, deadline=None)
 @given(
     x=st.one_of(array_args(ALL), python_scalars(), st.lists(st.integers(-5, 5), max_size=4)),
     dtype=st.sampled_from([None, *NUMERIC]),

@@ -81,7 +81,7 @@ def test_constants() -> None:
 dtype_like = st.sampled_from([*ALL, np.float32, np.int64, bool, int, float, complex])
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=25, deadline=None)
 @given(
     operands=st.lists(
         st.one_of(array_args(ALL, max_dims=1), python_scalars(), dtype_like), min_size=1, max_size=3
@@ -93,7 +93,7 @@ def test_result_type_follows_nep50(operands: list[object]) -> None:
     check(lnp.result_type, lambda *_: np.result_type(*operands), *lazy)
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=25, deadline=None)
 @given(a=dtype_like, b=dtype_like, casting=st.sampled_from(["no", "safe", "same_kind", "unsafe"]))
 def test_can_cast_promote_types_issubdtype(a: object, b: object, casting: str) -> None:
     check(lnp.can_cast, np.can_cast, a, b, casting)
@@ -110,7 +110,7 @@ KINDS = ["bool", "signed integer", "unsigned integer", "integral", "real floatin
          "complex floating", "numeric", ("bool", "integral")]  # fmt: skip
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=25, deadline=None)
 @given(dtype=st.sampled_from(ALL), kind=st.sampled_from([*KINDS, *ALL]))
 def test_isdtype(dtype: str, kind: object) -> None:
     kind = np.dtype(kind) if kind in ALL else kind
@@ -132,7 +132,7 @@ def test_iinfo_finfo(dtype: str) -> None:
             lnp.iinfo(x)
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=25, deadline=None)
 @given(x=array_args(ALL), dtype=st.sampled_from(ALL))
 def test_astype(x: np.ndarray, dtype: str) -> None:
     check(lnp.astype, lambda a, d: a.astype(d), x, dtype)

@@ -197,6 +197,27 @@ def test_fallback_can_raise_or_be_silent() -> None:
         np.testing.assert_allclose(func(x).compute(), func(np.array([1.0, 2.0])))
 
 
+@pytest.mark.parametrize(
+    ("func", "args"),
+    [
+        (np.fill_diagonal, (0.0,)),
+        (np.put, ([0, 4], [-1.0, -2.0])),
+        (np.putmask, (np.eye(3, dtype=bool), 9.0)),
+        (np.place, (np.eye(3, dtype=bool), [7.0])),
+    ],
+)
+def test_fallback_of_numpy_functions_that_write_into_an_argument(func: Any, args: Any) -> None:
+    a = np.arange(9.0).reshape(3, 3)
+    x = lnp.asarray(a)
+    row = x[0]  # a view: sees the write too
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", LazygraphFallbackWarning)
+        func(x, *args)
+    func(a, *args)
+    assert_numpy_equal(x.compute(), a)
+    assert_numpy_equal(row.compute(), a[0])
+
+
 def test_fallback_results_keep_numpy_types() -> None:
     x = lnp.asarray(np.array([[2.0, 1.0], [1.0, 3.0]]))
     with warnings.catch_warnings():
@@ -214,6 +235,13 @@ def test_unknown_array_types_defer() -> None:
 
     x = lnp.asarray(np.arange(3.0))
     assert np.concatenate([x, Other()]) == "other"
+
+    class OtherUfunc:
+        def __array_ufunc__(self, ufunc: Any, method: str, *inputs: Any, **kwargs: Any) -> Any:
+            return "other ufunc"
+
+    assert np.add(x, OtherUfunc()) == "other ufunc"
+    assert np.multiply(OtherUfunc(), x) == "other ufunc"
 
 
 def test_compute_several_outputs_in_one_call() -> None:

@@ -260,7 +260,7 @@ ROWS = [
 
 
 @pytest.mark.parametrize("row", ROWS, ids=[r.name for r in ROWS])
-@settings(max_examples=12, deadline=None)
+@settings(max_examples=8, deadline=None)
 @given(data=st.data())
 def test_manipulation_matches_numpy(row: Row, data: st.DataObject) -> None:
     args, kwargs = row.args(data)

@@ -216,6 +216,24 @@ def test_materializing_in_a_loop_reuses_one_compiled_function() -> None:
     np.testing.assert_allclose(x.compute(), x_np * 1.5)
 
 
+def test_loops_do_not_keep_old_values_alive() -> None:
+    """Rebinding and pinning drop the old graph: bound values do not pile up."""
+    import gc
+
+    from lazygraph.numpy._convert import _BOUND
+
+    a = lnp.asarray(np.ones((50, 4)))
+    row = a[0]
+    gc.collect()
+    before = len(_BOUND)
+    for _ in range(20):
+        a += 1
+        float(row[0])
+    gc.collect()
+    assert len(_BOUND) <= before + 2
+    assert float(row[0]) == 21.0
+
+
 # -- a random program on numpy and lazy arrays side by side -------------------------
 
 

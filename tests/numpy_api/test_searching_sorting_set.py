@@ -16,7 +16,7 @@ import lazygraph.numpy as lnp
 from tests.numpy_api.namespace_harness import ALL, array_args, binary_args, check
 from tests.tensor.harness import FLOATS, INTS, NUMERIC, arrays, shapes
 
-ROW_EXAMPLES = 15
+ROW_EXAMPLES = 10
 REAL = ("bool", *NUMERIC)
 
 # Small value ranges, so ties and repeats are common.

@@ -16,7 +16,7 @@ import lazygraph.numpy as lnp
 from tests.numpy_api.namespace_harness import ALL, array_args, check
 from tests.tensor.harness import COMPLEX, FLOATS, INTS, NUMERIC
 
-ROW_EXAMPLES = 15
+ROW_EXAMPLES = 10
 
 
 def _axis(data: st.DataObject, ndim: int) -> Any:
@@ -130,3 +130,56 @@ def test_out_and_where_raise_clearly() -> None:
         lnp.mean(x, where=np.array([True, False, True, True]))
     with pytest.raises(np.exceptions.AxisError, match="mean"):
         lnp.mean(x, axis=1)
+
+
+@pytest.mark.parametrize("name", ["nanmax", "nanmin", "nanprod", "nanvar", "nanstd"])
+@settings(max_examples=ROW_EXAMPLES, deadline=None)
+@given(data=st.data())
+def test_nan_reductions(name: str, data: st.DataObject) -> None:
+    x = data.draw(array_args(INTS + FLOATS, max_dims=2), label="x")
+    axis = _axis(data, x.ndim)
+    check(
+        getattr(lnp, name), getattr(np, name), x, axis, keepdims=data.draw(st.booleans()), rtol=1e-4
+    )
+
+
+@pytest.mark.parametrize("name", ["quantile", "percentile"])
+@settings(max_examples=ROW_EXAMPLES, deadline=None)
+@given(data=st.data())
+def test_quantiles(name: str, data: st.DataObject) -> None:
+    x = data.draw(array_args(INTS + FLOATS, max_dims=2), label="x")
+    axis = _axis(data, x.ndim)
+    assume(not (axis == () and x.size == 0))  # numpy's reshape trick fails there
+    scale = 100 if name == "percentile" else 1
+    q = data.draw(
+        st.one_of(
+            st.floats(0, 1).map(lambda v: v * scale),
+            st.sampled_from([np.float32(0.25), np.float64(0.5), 0, 1]).map(lambda v: v * scale),
+            st.lists(st.floats(0, 1), max_size=3).map(lambda v: np.asarray(v) * scale),
+            st.just(1.5 * scale),  # out of range: ValueError
+        ),
+        label="q",
+    )
+    check(
+        getattr(lnp, name),
+        getattr(np, name),
+        x,
+        q,
+        axis,
+        keepdims=data.draw(st.booleans()),
+        rtol=1e-5,
+    )
+
+
+@settings(max_examples=ROW_EXAMPLES, deadline=None)
+@given(data=st.data())
+def test_cov_corrcoef(data: st.DataObject) -> None:
+    m = data.draw(
+        array_args(INTS + FLOATS + COMPLEX, min_dims=1, max_dims=2, finite=True, min_side=1),
+        label="m",
+    )
+    rowvar = data.draw(st.booleans())
+    bias = data.draw(st.booleans())
+    check(lnp.cov, np.cov, m, rowvar=rowvar, bias=bias, rtol=1e-4, signed_zeros=False)
+    check(lnp.cov, np.cov, m, m, rowvar, ddof=0, rtol=1e-4, signed_zeros=False)
+    check(lnp.corrcoef, np.corrcoef, m, rowvar=rowvar, rtol=1e-4, signed_zeros=False)

@@ -13,7 +13,7 @@ import lazygraph.numpy as lnp
 from tests.numpy_api.namespace_harness import ALL, array_args, binary_args, check
 from tests.tensor.harness import COMPLEX, FLOATS, INTS, arrays
 
-ROW_EXAMPLES = 15
+ROW_EXAMPLES = 10
 
 
 @pytest.mark.parametrize("name", ["all", "any"])

@@ -321,14 +321,44 @@ def test_disk_cache_corruption_is_detected_and_recompiled(tmp_path):
 @pytest.mark.parametrize("axis", [(1,), (0,), (0, 1)])
 def test_fused_reduce_matches_python(kind, axis):
     from lazygraph.tensor.fused import FusedReduce
+    from lazygraph.tensor.scalar import Composite
+    from lazygraph.tensor.scalar.basic import ScalarType
 
     x, y = lt.tensor("float64", (None, None)), lt.tensor("float64", (None,))
-    sx, sy = lt.ScalarType("float64")(), lt.ScalarType("float64")()
-    from lazygraph.tensor.scalar import Composite
-
+    sx, sy = ScalarType("float64")(), ScalarType("float64")()
     comp = Composite([sx, sy], [scalar_op("exp")(scalar_op("subtract")(sx, sy))])
     out = FusedReduce(comp, kind, axis=axis, keepdims=(axis == (1,)))(x, y)
     a = np.array([[0.5, np.nan, -1.0], [2.0, 0.0, -0.0]])
     b = np.array([1.0, 0.0, 2.0])
     got, want = both([x, y], out, [a, b])
     assert_numpy_equal(got, want)
+
+
+# -- basic indexing ----------------------------------------------------------------------
+
+
+def test_subtensor_matches_python_and_checks_bounds():
+    x = lt.tensor("float64", (None, None))
+    i = lt.tensor("int64", ())
+    a = np.arange(12.0).reshape(3, 4)
+    outs = [x[1], x[-1, ::2], x[:, None, 1:3], x[..., i], x[i:, ::-1], x[2, 3]]
+    got, want = both([x, i], outs, [a, np.array(1)])
+    for g, w in zip(got, want, strict=True):
+        assert_numpy_equal(g, w)
+    fn = lazygraph.function([x, i], x[i], mode=NUMBA)
+    with pytest.raises(IndexError):
+        fn(a, np.array(3))
+    with pytest.raises(IndexError):
+        fn(a, np.array(-4))
+
+
+def test_gradient_graph_matches_python():
+    from lazygraph.gradient import grad
+
+    x, w = lt.tensor("float64", (None, 3)), lt.tensor("float64", (3,))
+    cost = lt.sum(lt.tanh(x * w) ** 2) + lt.max(x)
+    gx, gw = grad(cost, [x, w])
+    a = np.linspace(-1, 1, 12).reshape(4, 3)
+    got, want = both([x, w], [cost, gx, gw], [a, np.array([0.5, -1.0, 2.0])])
+    for g, v in zip(got, want, strict=True):
+        assert_numpy_equal(g, v, rtol=1e-10)

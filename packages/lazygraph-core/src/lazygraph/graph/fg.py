@@ -268,8 +268,12 @@ class FunctionGraph:
         """
         if apply_node in self.apply_nodes:
             return
-        # Walk only the new part: the toposort stops at variables already here.
-        new_nodes = io_toposort(self.variables, apply_node.outputs)
+        variables = self.variables
+        if all(inp in variables for inp in apply_node.inputs):
+            new_nodes = [apply_node]  # the common case in rewrites: one new node
+        else:
+            # Walk only the new part: the toposort stops at variables already here.
+            new_nodes = io_toposort(variables, apply_node.outputs)
         if check and not import_missing:
             for node in new_nodes:
                 for inp in node.inputs:

@@ -108,7 +108,7 @@ class Array(ArrayMethods):
         if base is not None:
             bvar = base._var  # brings the base itself up to date first
             if self._base_version != base._version:
-                self._cur = self._view.forward(bvar)  # type: ignore[union-attr]
+                self._rebind(self._view.forward(bvar))  # type: ignore[union-attr]
                 self._base_version = base._version
                 self._version += 1
         return self._cur
@@ -126,15 +126,23 @@ class Array(ArrayMethods):
             self._var  # noqa: B018 (bring this view up to date with its base)
             base._assign(self._view.write(bvar, new))  # type: ignore[union-attr]
             self._base_version = base._version
-        self._cur = new
+        self._rebind(new)
         self._version += 1
+
+    def _rebind(self, new: TensorVariable) -> None:
+        # Keep the registry of live arrays to current variables only: an old key
+        # would keep its whole graph (and any pinned value) alive.
+        old = self._cur
+        if _LIVE.get(old) is self:
+            del _LIVE[old]
+        self._cur = new
+        _LIVE[new] = self
 
     def _pin(self, pinned: TensorVariable, var: TensorVariable) -> None:
         """Replace the variable ``var``, if still current, by the equal-valued bound
         input ``pinned`` (after a computation)."""
         if self._cur is var:
-            self._cur = pinned
-            _LIVE[pinned] = self
+            self._rebind(pinned)
 
     @classmethod
     def _view_of(cls, base: Array, view: _views.View) -> Array:
@@ -234,19 +242,22 @@ class Array(ArrayMethods):
     # -- conversion and copies -------------------------------------------------
 
     def astype(
-        self, dtype: Any, /, *, copy: bool = True, device: Any = None, **kwargs: Any
+        self,
+        dtype: Any,
+        order: str = "K",
+        casting: str = "unsafe",
+        subok: bool = True,
+        copy: bool = True,
+        *,
+        device: Any = None,
     ) -> Array:
-        """This array converted to ``dtype`` (numpy's unsafe casting)."""
+        """This array converted to ``dtype`` (numpy's ``ndarray.astype``: unsafe
+        casting unless ``casting`` says otherwise; ``order`` has no effect)."""
         import lazygraph.tensor as lt
         from lazygraph.tensor.type import normalize_dtype
 
         if device is not None:
             self.to_device(device)
-        casting = kwargs.pop("casting", "unsafe")
-        kwargs.pop("order", None)
-        kwargs.pop("subok", None)
-        if kwargs:
-            raise TypeError(f"astype() got an unexpected keyword argument {next(iter(kwargs))!r}")
         target = np.dtype(normalize_dtype(dtype))
         if not np.can_cast(self.dtype, target, casting):
             raise TypeError(
@@ -341,6 +352,10 @@ class Array(ArrayMethods):
     def tolist(self) -> Any:
         """The value as nested Python lists of Python scalars."""
         return self._value().tolist()
+
+    def tobytes(self, order: str = "C") -> bytes:
+        """The raw bytes of the value (``numpy.ndarray.tobytes``)."""
+        return self._value().tobytes(order=order)
 
     def item(self, *args: Any) -> Any:
         """One element as a Python scalar (``numpy.ndarray.item``)."""

@@ -54,10 +54,6 @@ class ArrayMethods:
         """The values limited to ``[min, max]`` (``numpy.ndarray.clip``)."""
         return _ns().clip(self, *args, **kwargs)
 
-    def compress(self, *args: Any, **kwargs: Any) -> Any:
-        """The elements where ``condition`` is true (``numpy.ndarray.compress``)."""
-        return _ns().compress(self, *args, **kwargs)
-
     def conj(self, *args: Any, **kwargs: Any) -> Any:
         """The complex conjugate (``numpy.ndarray.conj``)."""
         return _ns().conj(self, *args, **kwargs)

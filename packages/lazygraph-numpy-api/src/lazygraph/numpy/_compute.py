@@ -128,6 +128,9 @@ def _evaluate(arrays: Sequence[Array], hand_out: bool) -> list[np.ndarray]:
         # Pin what was computed: every output, and the live arrays on the way, so
         # that later graphs start from these values instead of recomputing them.
         for var, value in zip(todo + live, computed, strict=True):
+            if value.dtype != var.type.numpy_dtype:  # type: ignore[attr-defined]
+                # A backend's scalar result can come back in a wider type.
+                value = value.astype(var.type.numpy_dtype)  # type: ignore[attr-defined]
             pinned = _freeze(value, foreign)
             arr = _LIVE.get(var)
             if arr is not None:

@@ -157,12 +157,15 @@ def wrap(var: TensorVariable) -> Array:
 def asarray(
     obj: Any,
     /,
-    *,
     dtype: Any = None,
+    order: str | None = None,
+    *,
     device: Any = None,
     copy: bool | None = None,
+    like: Any = None,
 ) -> Array:
-    """``obj`` as a lazy :class:`Array` (the array API's ``asarray``).
+    """``obj`` as a lazy :class:`Array` (``numpy.asarray`` / the array API's
+    ``asarray``; ``order`` is accepted and has no effect: values have no layout).
 
     numpy data becomes a graph input bound to a snapshot of the data (``copy=False``:
     to the caller's buffer itself, so later writes to it show up in results not
@@ -178,6 +181,8 @@ def asarray(
     array([0., 2., 4., 6.], dtype=float32)
     """
     _check_device(device, "asarray")
+    if order not in (None, "C", "F", "A", "K"):
+        raise ValueError(f"asarray: order must be one of 'C', 'F', 'A', or 'K' (got {order!r})")
     if isinstance(obj, (Array, Variable)) or hasattr(obj, "__lazygraph_variable__"):
         arr = obj if isinstance(obj, Array) else wrap(as_variable(obj))
         if dtype is not None and np.dtype(normalize_dtype(dtype)) != arr.dtype:

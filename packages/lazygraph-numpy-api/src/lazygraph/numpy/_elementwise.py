@@ -15,30 +15,24 @@ import builtins
 from typing import Any
 
 import lazygraph.tensor as lt
-import numpy as np
-from lazygraph.numpy import _elementwise_unary
+from lazygraph.numpy import _elementwise_more, _elementwise_unary
 from lazygraph.numpy._array import Array
-from lazygraph.numpy._convert import as_variable, wrap
+from lazygraph.numpy._elementwise_more import *  # noqa: F403
 from lazygraph.numpy._elementwise_unary import *  # noqa: F403
-from lazygraph.numpy._ufunc import ArrayLike, apply_ufunc, reject_out, ufunc_dtype
+from lazygraph.numpy._ufunc import ArrayLike, apply_ufunc
 
 __all__ = [
     "add",
-    "angle",
     "arctan2",
-    "around",
     "atan2",
     "bitwise_and",
     "bitwise_left_shift",
     "bitwise_or",
     "bitwise_right_shift",
     "bitwise_xor",
-    "clip",
     "copysign",
     "divide",
-    "divmod",
     "equal",
-    "fabs",
     "floor_divide",
     "fmax",
     "fmin",
@@ -46,13 +40,6 @@ __all__ = [
     "greater",
     "greater_equal",
     "hypot",
-    "imag",
-    "iscomplex",
-    "iscomplexobj",
-    "isneginf",
-    "isposinf",
-    "isreal",
-    "isrealobj",
     "left_shift",
     "less",
     "less_equal",
@@ -65,17 +52,15 @@ __all__ = [
     "minimum",
     "mod",
     "multiply",
-    "nan_to_num",
     "nextafter",
     "not_equal",
     "pow",
     "power",
-    "real",
     "remainder",
     "right_shift",
-    "round",
     "subtract",
     "true_divide",
+    *_elementwise_more.__all__,
     *_elementwise_unary.__all__,
 ]
 
@@ -382,235 +367,3 @@ def _truth(x: ArrayLike) -> ArrayLike:
     """A Python scalar operand of a logical function as its truth value: numpy
     looks only at whether it is nonzero, so 1000 with an int8 array is no overflow."""
     return builtins.bool(x) if lt.is_weak_scalar(x) else x
-
-
-# -- numpy's elementwise helpers that are not ufuncs ----------------------------
-
-_NO_VALUE: Any = object()
-
-
-def clip(
-    a: ArrayLike,
-    a_min: ArrayLike = _NO_VALUE,
-    a_max: ArrayLike = _NO_VALUE,
-    out: None = None,
-    *,
-    min: ArrayLike = _NO_VALUE,
-    max: ArrayLike = _NO_VALUE,
-    **kwargs: Any,
-) -> Array:
-    """``a`` limited to ``[a_min, a_max]`` (``numpy.clip``; the array API's
-    ``min=``/``max=`` keywords work too). NaN propagates; either bound may be None.
-
-    >>> clip([-2, 5, 9], 0, 6).compute()
-    array([0, 5, 6])
-    >>> clip([-2.0, 5.0], max=1.0).compute()
-    array([-2.,  1.])
-    """
-    if a_min is not _NO_VALUE and min is not _NO_VALUE:
-        raise TypeError("clip: pass either a_min or min, not both")
-    if a_max is not _NO_VALUE and max is not _NO_VALUE:
-        raise TypeError("clip: pass either a_max or max, not both")
-    lo = a_min if a_min is not _NO_VALUE else (None if min is _NO_VALUE else min)
-    hi = a_max if a_max is not _NO_VALUE else (None if max is _NO_VALUE else max)
-    dtype = ufunc_dtype("clip", out, kwargs)
-    x = as_variable(a)
-    if dtype is not None:
-        x = lt.cast(x, dtype)
-    x = lt.as_tensor_variable(x)
-    if np.dtype(x.dtype).kind in "iu":
-        # As numpy: a Python int bound beyond the integer dtype's range bounds
-        # nothing; any other out-of-range Python int is an OverflowError.
-        info = np.iinfo(x.dtype)
-        lo = None if type(lo) is int and lo <= info.min else lo
-        hi = None if type(hi) is int and hi >= info.max else hi
-    if lo is not None:
-        x = lt.maximum(x, as_variable(lo))
-    if hi is not None:
-        x = lt.minimum(x, as_variable(hi))
-    return wrap(lt.copy(x) if lo is None and hi is None else x)
-
-
-def round(a: ArrayLike, decimals: int = 0, out: None = None) -> Array:
-    """Round to ``decimals`` decimal places, halves to even (``numpy.round``);
-    integers stay integers, and a negative ``decimals`` rounds to tens, hundreds...
-
-    >>> round([1.234, 5.678], 1).compute()
-    array([1.2, 5.7])
-    >>> round([0.5, 1.5, 2.5]).compute()
-    array([0., 2., 2.])
-    """
-    reject_out("round", out)
-    return wrap(lt.round(as_variable(a), int(decimals)))
-
-
-around = round
-
-
-def real(val: ArrayLike) -> Any:
-    """The real part (``val`` itself for real input) (``numpy.real``).
-
-    >>> real([1 + 2j, 3 - 1j]).compute()
-    array([1., 3.])
-    >>> real(True)  # a Python scalar's own ``real``, as numpy returns it
-    1
-    """
-    if lt.is_weak_scalar(val):
-        return val.real
-    return wrap(lt.real(as_variable(val)))
-
-
-def imag(val: ArrayLike) -> Any:
-    """The imaginary part (zeros of the same dtype for real input) (``numpy.imag``).
-
-    >>> imag([1 + 2j, 3 - 1j]).compute()
-    array([ 2., -1.])
-    """
-    if lt.is_weak_scalar(val):
-        return val.imag
-    return wrap(lt.imag(as_variable(val)))
-
-
-def angle(z: ArrayLike, deg: bool = False) -> Array:
-    """The counterclockwise angle of each complex number from the positive real
-    axis, in radians, or degrees with ``deg=True`` (``numpy.angle``).
-
-    >>> angle([1j, -1.0], deg=True).compute()
-    array([ 90., 180.])
-    """
-    x = as_variable(z)
-    if lt.is_weak_scalar(x):
-        x = lt.as_tensor_variable(x)
-    result = lt.atan2(lt.imag(x), lt.real(x)) if np.dtype(x.dtype).kind == "c" else lt.atan2(0, x)
-    return wrap(lt.rad2deg(result) if deg else result)
-
-
-def fabs(x: ArrayLike, /, out: None = None, **kwargs: Any) -> Array:
-    """The absolute value as a float, for real input (``numpy.fabs``).
-
-    >>> fabs([-1, 2]).compute()
-    array([1., 2.])
-    """
-    dtype = ufunc_dtype("fabs", out, kwargs)
-    v = lt.as_tensor_variable(as_variable(x))
-    if np.dtype(v.dtype).kind == "c":
-        raise TypeError("fabs: ufunc 'fabs' not supported for complex input dtypes")
-    result = lt.abs(lt.cast(v, dtype or lt.upcast_to_float(v.dtype)))
-    return wrap(result)
-
-
-def divmod(x1: ArrayLike, x2: ArrayLike, /, out: None = None, **kwargs: Any) -> tuple[Array, Array]:
-    """``(x1 // x2, x1 % x2)`` (``numpy.divmod``).
-
-    >>> q, r = divmod([7, -7], 3)
-    >>> q.compute(), r.compute()
-    (array([ 2, -3]), array([1, 2]))
-    """
-    reject_out("divmod", out)
-    return (
-        apply_ufunc("divmod", lt.floor_divide, (x1, x2), None, kwargs),
-        apply_ufunc("divmod", lt.remainder, (x1, x2), None, kwargs),
-    )
-
-
-def _real_tensor(name: str, x: ArrayLike) -> Any:
-    v = lt.as_tensor_variable(as_variable(x))
-    if np.dtype(v.dtype).kind == "c":
-        raise TypeError(f"{name}: this operation is not supported for complex values")
-    return v
-
-
-def isposinf(x: ArrayLike, out: None = None) -> Array:
-    """Whether each element is positive infinity (``numpy.isposinf``).
-
-    >>> isposinf([1.0, float("inf"), float("-inf")]).compute()
-    array([False,  True, False])
-    """
-    reject_out("isposinf", out)
-    v = _real_tensor("isposinf", x)
-    return wrap(lt.logical_and(lt.isinf(v), lt.greater(v, 0)))
-
-
-def isneginf(x: ArrayLike, out: None = None) -> Array:
-    """Whether each element is negative infinity (``numpy.isneginf``).
-
-    >>> isneginf([1.0, float("inf"), float("-inf")]).compute()
-    array([False, False,  True])
-    """
-    reject_out("isneginf", out)
-    v = _real_tensor("isneginf", x)
-    return wrap(lt.logical_and(lt.isinf(v), lt.less(v, 0)))
-
-
-def _nan_to_num_real(v: Any, nan: Any, posinf: Any, neginf: Any) -> Any:
-    info = np.finfo(v.dtype)
-    posinf = info.max if posinf is None else posinf
-    neginf = info.min if neginf is None else neginf
-    fill = lt.where(lt.greater(v, 0), lt.cast(posinf, v.dtype), lt.cast(neginf, v.dtype))
-    v = lt.where(lt.isinf(v), fill, v)
-    return lt.where(lt.isnan(v), lt.cast(nan, v.dtype), v)
-
-
-def nan_to_num(
-    x: ArrayLike,
-    copy: bool = True,
-    nan: float = 0.0,
-    posinf: float | None = None,
-    neginf: float | None = None,
-) -> Array:
-    """NaN replaced by ``nan``, infinities by ``posinf``/``neginf`` (default the
-    dtype's largest and smallest finite values) (``numpy.nan_to_num``); integers
-    and bools are returned unchanged, complex numbers have both parts replaced.
-
-    >>> nan_to_num([float("nan"), float("inf"), 1.0], posinf=9.0).compute()
-    array([0., 9., 1.])
-    """
-    v = lt.as_tensor_variable(as_variable(x))
-    kind = np.dtype(v.dtype).kind
-    if kind == "f":
-        return wrap(_nan_to_num_real(v, nan, posinf, neginf))
-    if kind == "c":
-        re = _nan_to_num_real(lt.real(v), nan, posinf, neginf)
-        im = _nan_to_num_real(lt.imag(v), nan, posinf, neginf)
-        return wrap(lt.add(lt.cast(re, v.dtype), lt.multiply(lt.cast(im, v.dtype), 1j)))
-    return wrap(lt.copy(v))
-
-
-def iscomplexobj(x: ArrayLike) -> bool:
-    """Whether ``x`` has a complex dtype (``numpy.iscomplexobj``; no computation).
-
-    >>> iscomplexobj([1.0]), iscomplexobj([1j])
-    (False, True)
-    """
-    return bool(np.dtype(lt.as_tensor_variable(as_variable(x)).dtype).kind == "c")
-
-
-def isrealobj(x: ArrayLike) -> bool:
-    """Whether ``x`` does not have a complex dtype (``numpy.isrealobj``).
-
-    >>> isrealobj([1.0]), isrealobj([1j])
-    (True, False)
-    """
-    return not iscomplexobj(x)
-
-
-def iscomplex(x: ArrayLike) -> Array:
-    """Whether each element has a nonzero imaginary part (``numpy.iscomplex``).
-
-    >>> iscomplex([1 + 0j, 1j]).compute()
-    array([False,  True])
-    """
-    v = lt.as_tensor_variable(as_variable(x))
-    return wrap(lt.not_equal(lt.imag(v), 0))
-
-
-def isreal(x: ArrayLike) -> Any:
-    """Whether each element has a zero imaginary part (``numpy.isreal``).
-
-    >>> isreal([1 + 0j, 1j]).compute()
-    array([ True, False])
-    """
-    if lt.is_weak_scalar(x):
-        return x.imag == 0
-    v = lt.as_tensor_variable(as_variable(x))
-    return wrap(lt.equal(lt.imag(v), 0))

@@ -171,10 +171,23 @@ def _note_fallback(name: str, reason: str = "") -> None:
 def numpy_fallback(
     func: Callable[..., Any], name: str, args: Any, kwargs: dict[str, Any], reason: str = ""
 ) -> Any:
-    """Compute the lazy arguments, call ``func`` (a numpy function), wrap the result."""
+    """Compute the lazy arguments, call ``func`` (a numpy function), wrap the result.
+
+    numpy functions that write into an argument (``fill_diagonal``, ``put``,
+    ``place``, ``putmask``, ``put_along_axis``) write into its computed value,
+    which is then assigned back to the lazy array (``a[...] = value``).
+    """
     _note_fallback(name, reason)
-    args, kwargs = compute_arguments(args, kwargs)
-    return wrap_result(func(*args, **kwargs))
+    values, kwargs_values = compute_arguments(args, kwargs)
+    result = func(*values, **kwargs_values)
+    mutates = getattr(func, "__name__", "") in _MUTATES_FIRST_ARGUMENT
+    if mutates and args and isinstance(args[0], Array):
+        args[0][...] = values[0]
+    return wrap_result(result)
+
+
+#: numpy functions (by name) that write their result into their first argument.
+_MUTATES_FIRST_ARGUMENT = frozenset(("fill_diagonal", "put", "place", "putmask", "put_along_axis"))
 
 
 # -- __array_ufunc__ ---------------------------------------------------------------
@@ -184,6 +197,8 @@ def array_ufunc(
     ufunc: np.ufunc, method: str, inputs: tuple[Any, ...], kwargs: dict[str, Any]
 ) -> Any:
     """``Array.__array_ufunc__``: the lazy version of ``ufunc.<method>(*inputs)``."""
+    if not all(_known_operand(x) for x in (*inputs, *(kwargs.get("out") or ()))):
+        return NotImplemented  # another array type: let it handle the ufunc
     name = ufunc.__name__
     out = kwargs.pop("out", None)
     if out is not None:
@@ -214,6 +229,12 @@ def array_ufunc(
         return _add_at(name, *inputs)
     label = f"numpy.{name}" if method == "__call__" else f"numpy.{name}.{method}"
     return numpy_fallback(getattr(ufunc, method), label, inputs, kwargs)
+
+
+def _known_operand(x: Any) -> bool:
+    if isinstance(x, (Array, np.ndarray, np.generic, bool, int, float, complex, list, tuple)):
+        return True
+    return x is None or not hasattr(x, "__array_ufunc__")
 
 
 def _reduce(fn: Callable[..., Any], inputs: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:

@@ -112,7 +112,7 @@ def concatenate(
     xs = _sequence("concatenate", arrays)
     if not xs:
         raise ValueError("need at least one array to concatenate")
-    if axis is not None:
+    if axis is not None and xs[0].ndim:
         normalize_axis(axis, xs[0].ndim, "concatenate")  # numpy checks the axis first
     xs = _cast_all("concatenate", xs, dtype, casting)
     return wrap(lt.concatenate(xs, axis=axis))

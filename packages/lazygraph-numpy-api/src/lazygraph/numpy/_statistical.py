@@ -17,8 +17,10 @@ from typing import Any
 
 import lazygraph.tensor as lt
 import numpy as np
+from lazygraph.numpy import _statistical_more
 from lazygraph.numpy._array import Array
 from lazygraph.numpy._convert import as_variable, wrap
+from lazygraph.numpy._statistical_more import *  # noqa: F403
 from lazygraph.numpy._ufunc import ArrayLike, DTypeLike, reject_out
 from lazygraph.tensor.shape import normalize_axes
 
@@ -41,6 +43,7 @@ __all__ = [
     "std",
     "sum",
     "var",
+    *_statistical_more.__all__,
 ]
 
 _NO_VALUE: Any = object()
@@ -296,15 +299,13 @@ def median(
         result = lt.mean(flat, axis=-1)
     else:
         ordered = lt.sort(flat, axis=-1)
-        lo = lt.getitem(ordered, (Ellipsis, (n - 1) // 2))
-        hi = lt.getitem(ordered, (Ellipsis, n // 2))
-        result = lt.add(lo, lt.multiply(lt.subtract(hi, lo), 0.5)) if n % 2 == 0 else lo
+        # As numpy: the mean of the middle one or two values (so signed zeros,
+        # infinities and the dtype come out as numpy's), NaN if any value is NaN.
+        middle = lt.getitem(ordered, (Ellipsis, slice((n - 1) // 2, n // 2 + 1)))
+        result = lt.mean(middle, axis=-1)
         if np.dtype(flat.dtype).kind in "fc":
-            # NaNs sort last: a NaN anywhere along the axis makes the median NaN.
             last = lt.getitem(ordered, (Ellipsis, n - 1))
             result = lt.where(lt.isnan(last), last, result)
-        if n % 2 == 0:
-            result = lt.where(lt.equal(lo, hi), lo, result)  # keeps infinities exact
     if keepdims and axes:
         result = lt.expand_dims(result, axes)
     return wrap(result)

@@ -77,6 +77,10 @@ class _Segment:
     outputs: list[Variable] = field(default_factory=list)
     check_info: list[tuple[type[BaseException], str]] = field(default_factory=list)
     jitted: Any = None
+    #: the same segment traced on flattened 1-d inputs padded to a power of two
+    #: (pure elementwise segments only): small calls of any shape share a few
+    #: compiled programs instead of one XLA compile per shape
+    flat_jitted: Any = None
 
 
 def _perform(node: Apply, values: Sequence[Any]) -> list[Any]:
@@ -143,7 +147,7 @@ def _stages(steps: list[_Step]) -> tuple[list[list[_Step]], list[list[_Step]]]:
     return jit_steps, host_steps
 
 
-def _trace_segment(seg: _Segment) -> Callable[..., Any]:
+def _trace_segment(seg: _Segment, flat: bool = False) -> Callable[..., Any]:
     n_dynamic = len(seg.inputs)
 
     def run(*args: Any) -> Any:
@@ -152,6 +156,11 @@ def _trace_segment(seg: _Segment) -> Callable[..., Any]:
             env[v] = a
         for v, a in zip(seg.static_inputs, args[n_dynamic:], strict=True):
             env[v] = a.value
+        if flat:  # constants are size 1 here: make them 0-d so they broadcast
+            for step in seg.steps:
+                for v in step.node.inputs:
+                    if isinstance(v, Constant):
+                        env[v] = np.asarray(v.data).reshape(())
         for step in seg.steps:
             step.ctx.checks.clear()
         for step in seg.steps:
@@ -192,10 +201,14 @@ class _Program:
             for seg, hosts in zip(self.segments, self.hosts, strict=True):
                 if seg.steps:
                     dyn = [_value(env, v) for v in seg.inputs]
-                    stat = [_Static(_value(env, v)) for v in seg.static_inputs]
-                    results, flags = seg.jitted(*dyn, *stat)
-                    if flags is not None:
-                        _raise_failed(seg, np.asarray(flags))
+                    results = None
+                    if seg.flat_jitted is not None and not self.device_arrays:
+                        results = _call_flat(seg, dyn)
+                    if results is None:
+                        stat = [_Static(_value(env, v)) for v in seg.static_inputs]
+                        results, flags = seg.jitted(*dyn, *stat)
+                        if flags is not None:
+                            _raise_failed(seg, np.asarray(flags))
                     env.update(zip(seg.outputs, results, strict=True))
                 for step in hosts:
                     values = [np.asarray(_value(env, v)) for v in step.node.inputs]
@@ -211,6 +224,58 @@ class _Program:
                         arr = arr.copy()
                     out.append(arr)
         return out
+
+
+#: calls whose broadcast shape has at most this many elements take the flat path
+FLAT_LIMIT = 4096
+
+
+def _call_flat(seg: _Segment, dyn: list[Any]) -> list[Any] | None:
+    """Run a pure elementwise segment on flattened inputs padded to a power of
+    two, or None when the call does not qualify (large, or an output smaller than
+    the full broadcast shape)."""
+    shapes = [np.shape(a) for a in dyn]
+    try:
+        full = np.broadcast_shapes(*shapes)
+    except ValueError:
+        return None
+    n = int(np.prod(full, dtype=np.int64))
+    if n > FLAT_LIMIT:
+        return None
+    shape_of: dict[Variable, tuple[int, ...]] = dict(zip(seg.inputs, shapes, strict=True))
+    for step in seg.steps:
+        ins = [shape_of.get(v, ()) for v in step.node.inputs]
+        try:
+            out = np.broadcast_shapes(*ins)
+        except ValueError:
+            return None
+        for o in step.node.outputs:
+            shape_of[o] = out
+    if any(shape_of[o] != full for o in seg.outputs):
+        return None
+    size = 0 if n == 0 else 1 << (n - 1).bit_length()
+    flat = []
+    for a in dyn:
+        v = np.broadcast_to(np.asarray(a), full).reshape(-1)
+        flat.append(np.pad(v, (0, size - n), mode="edge") if n else v)
+    results, flags = seg.flat_jitted(*flat)
+    if flags is not None:
+        _raise_failed(seg, np.asarray(flags))
+    return [np.asarray(r)[:n].reshape(full) for r in results]
+
+
+def _flat_eligible(seg: _Segment) -> bool:
+    from lazygraph.tensor.elemwise import Elemwise
+
+    if not seg.steps or seg.static_inputs:
+        return False
+    for step in seg.steps:
+        if not isinstance(step.node.op, Elemwise):
+            return False
+        for v in step.node.inputs:
+            if isinstance(v, Constant) and np.size(v.data) != 1:
+                return False
+    return True
 
 
 def _value(env: dict[Variable, Any], v: Variable) -> Any:
@@ -291,6 +356,8 @@ def compile_graph(
                 ]
                 kwargs["donate_argnums"] = tuple(dead)
             seg.jitted = jax.jit(run, **kwargs)
+            if not kwargs.get("in_shardings") and not donate and _flat_eligible(seg):
+                seg.flat_jitted = jax.jit(_trace_segment(seg, flat=True))
         segments.append(seg)
     return _Program(segments, host_steps, list(fgraph.inputs), list(fgraph.outputs), device_arrays)
 

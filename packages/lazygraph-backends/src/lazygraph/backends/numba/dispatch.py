@@ -86,6 +86,7 @@ def _ensure_registered() -> None:
         fused,
         reduction,
         shape,
+        subtensor,
     )
 
 

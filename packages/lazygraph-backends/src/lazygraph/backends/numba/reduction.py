@@ -21,6 +21,7 @@ import numpy as np
 from lazygraph.backends.numba.dispatch import JIT, Unsupported, numba_funcify
 from lazygraph.backends.numba.scalar import literal, to_dtype
 from lazygraph.graph.basic import Apply
+from lazygraph.tensor.elemwise import SumToShape
 from lazygraph.tensor.reduction import KINDS, Reduce
 
 __all__ = ["reduce_loops"]
@@ -244,3 +245,31 @@ def _funcify_reduce(op: Reduce, node: Apply) -> str:
     if op.kind not in _SIMPLE:
         raise Unsupported(f"reduction {op.kind}")
     return _reduce_source(op, node)
+
+
+@numba_funcify.register(SumToShape)
+def _funcify_sum_to_shape(op: SumToShape, node: Apply) -> str:
+    g, x = node.inputs
+    gd, xd = g.type.ndim, x.type.ndim  # type: ignore[attr-defined]
+    dtype = g.type.dtype  # type: ignore[attr-defined]
+    if np.dtype(dtype).kind == "c":
+        raise Unsupported("SumToShape of complex values")
+    lead = gd - xd
+    lines = [JIT, "def kernel(g, x):"]
+    for k in range(xd):
+        lines += [
+            f"    if x.shape[{k}] != 1 and x.shape[{k}] != g.shape[{lead + k}]:",
+            '        raise ValueError("SumToShape: shapes do not broadcast")',
+            f"    t{k} = 0 if x.shape[{k}] == 1 else 1",
+        ]
+    shape = "(" + "".join(f"x.shape[{k}], " for k in range(xd)) + ")"
+    lines.append(f"    out = np.zeros({shape}, {_np_dtype(dtype)})")
+    indent = "    "
+    for k in range(gd):
+        lines.append(f"{indent}for i{k} in range(g.shape[{k}]):")
+        indent += "    "
+    out_idx = ", ".join(f"i{lead + k} * t{k}" for k in range(xd)) if xd else "()"
+    g_idx = ", ".join(f"i{k}" for k in range(gd)) if gd else "()"
+    lines.append(f"{indent}out[{out_idx}] += g[{g_idx}]")
+    lines.append("    return (out,)")
+    return "\n".join(lines) + "\n"

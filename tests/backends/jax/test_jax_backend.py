@@ -1,0 +1,308 @@
+"""The JAX backend against the python backend (the reference) and numpy:
+random graphs, float64 kept, integer semantics, host-run nodes with
+data-dependent shapes, bounds checks, the compile cache, sharding on 4
+simulated CPU devices, and GPU runs where a GPU is present."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import textwrap
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+pytest.importorskip("jax")
+
+from tests.tensor.harness import arrays, assert_numpy_equal
+
+import lazygraph
+import lazygraph.tensor as lt
+from lazygraph.backends.jax import backend
+from lazygraph.compile.mode import Mode
+from lazygraph.graph.fg import FunctionGraph
+
+JAX = Mode(backend="jax")
+PYTHON = Mode(backend="python")
+
+
+def both(inputs, outputs, values):
+    """(jax result, python result) of the same graph."""
+    got = lazygraph.function(inputs, outputs, mode=JAX)(*values)
+    want = lazygraph.function(inputs, outputs, mode=PYTHON)(*values)
+    return got, want
+
+
+# -- random graphs ---------------------------------------------------------------
+
+UNARY = [lt.exp, lt.negative, lt.abs, lt.tanh, lt.floor, lt.sign, lt.square, lt.sin]
+BINARY = [lt.add, lt.subtract, lt.multiply, lt.divide, lt.maximum, lt.minimum, lt.hypot]
+REDUCE = [lt.sum, lt.max, lt.mean, lt.prod]
+
+
+@settings(max_examples=30, deadline=None)
+@given(
+    ops=st.lists(st.integers(0, len(UNARY) + len(BINARY) + len(REDUCE) - 1), min_size=1, max_size=6),
+    data=st.data(),
+)
+def test_random_graphs_match_python(ops, data):
+    dtype = data.draw(st.sampled_from(["float32", "float64"]))
+    x_val = data.draw(arrays(dtype, (3, 4), finite=True, min_value=-3, max_value=3))
+    y_val = data.draw(arrays(dtype, (4,), finite=True, min_value=-3, max_value=3))
+    x, y = lt.tensor(dtype, (3, 4), name="x"), lt.tensor(dtype, (4,), name="y")
+    out = x
+    for k in ops:
+        if k < len(UNARY):
+            out = UNARY[k](out)
+        elif k < len(UNARY) + len(BINARY):
+            out = BINARY[k - len(UNARY)](out, y)
+        elif out.ndim == 2:
+            out = REDUCE[k - len(UNARY) - len(BINARY)](out, axis=0)
+    got, want = both([x, y], [out], [x_val, y_val])
+    rtol = 1e-4 if dtype == "float32" else 1e-10
+    assert_numpy_equal(got[0], want[0], rtol=rtol, atol=1e-30)
+
+
+def test_float64_stays_float64_without_global_x64():
+    import jax
+
+    assert not jax.config.jax_enable_x64
+    x = lt.dvector("x")
+    f = lazygraph.function([x], lt.exp(x) + 1e-300, mode=JAX)
+    v = np.array([-700.0, 0.0, 1.0])
+    got = f(v)
+    assert got.dtype == np.float64
+    assert_numpy_equal(got, np.exp(v) + 1e-300)
+    assert not jax.config.jax_enable_x64  # the user's setting is untouched
+    n = lt.lscalar("n")
+    g = lazygraph.function([n], n * 2**40, mode=JAX)
+    assert g(np.int64(3)) == 3 * 2**40
+
+
+# -- integers follow numpy, not XLA ---------------------------------------------
+
+INT_DTYPES = ["int8", "int16", "int32", "int64", "uint8", "uint32", "uint64"]
+
+
+@settings(max_examples=25, deadline=None)
+@given(dtype=st.sampled_from(INT_DTYPES), data=st.data())
+def test_integer_semantics(dtype, data):
+    a = data.draw(arrays(dtype, (6,)))
+    b = data.draw(arrays(dtype, (6,)))
+    b[0] = 0  # division by zero is 0 in numpy
+    if np.dtype(dtype).kind == "i":
+        a[1], b[1] = np.iinfo(dtype).min, -1  # MIN // -1 wraps
+    x, y = lt.tensor(dtype, (6,), name="x"), lt.tensor(dtype, (6,), name="y")
+    s = lt.tensor(dtype, (6,), name="s")
+    shifts = np.array([0, 1, 3, 7, 8, 65], dtype="int64").astype(dtype)
+    outs = [
+        lt.floor_divide(x, y),
+        lt.remainder(x, y),
+        lt.fmod(x, y),
+        lt.add(x, y),
+        lt.multiply(x, y),
+        lt.subtract(x, y),
+        lt.left_shift(x, s),
+        lt.right_shift(x, s),
+        lt.pow(x, lt.abs(y) % 5),
+        lt.sum(x),
+    ]
+    got = lazygraph.function([x, y, s], outs, mode=JAX)(a, b, shifts)
+    with np.errstate(all="ignore"):
+        expected = [
+            np.floor_divide(a, b),
+            np.remainder(a, b),
+            np.fmod(a, b),
+            a + b,
+            a * b,
+            a - b,
+            np.left_shift(a, shifts),
+            np.right_shift(a, shifts),
+            np.power(a, np.abs(b) % 5),
+            np.sum(a),
+        ]
+    for g, e in zip(got, expected, strict=True):
+        assert_numpy_equal(g, e)
+
+
+def test_negative_integer_power_raises_like_numpy():
+    x = lt.lvector("x")
+    f = lazygraph.function([x], lt.pow(x, x), mode=JAX)
+    with pytest.raises(ValueError, match="negative integer powers"):
+        f(np.array([2, -1]))
+    np.testing.assert_array_equal(f(np.array([2, 3])), [4, 27])
+
+
+# -- nodes outside jit, checks after the call -------------------------------------
+
+
+def test_data_dependent_shapes_run_on_host():
+    x = lt.dvector("x")
+    nz = lt.nonzero(x > 0)[0]
+    uniq = lt.unique_values(x)
+    masked = x[x > 0]
+    out = [lt.exp(masked) * 2, nz + 1, uniq, lt.sum(x[nz])]
+    v = np.array([1.0, -1.0, 2.0, 1.0, 0.0])
+    got, want = both([x], out, [v])
+    for g, w in zip(got, want, strict=True):
+        assert_numpy_equal(g, w)
+    program = lazygraph.function([x], out, mode=JAX).fn
+    assert len(program.segments) >= 2  # a jitted segment after the host nodes
+
+
+def test_out_of_bounds_index_raises_index_error():
+    x, i = lt.dvector("x"), lt.lvector("i")
+    f = lazygraph.function([x, i], x[i], mode=JAX)
+    np.testing.assert_array_equal(f(np.arange(3.0), np.array([-3, 2])), [0.0, 2.0])
+    with pytest.raises(IndexError):
+        f(np.arange(3.0), np.array([3]))
+    g = lazygraph.function([x, i], lt.take(x, i), mode=JAX)
+    with pytest.raises(IndexError):
+        g(np.arange(3.0), np.array([-4]))
+
+
+def test_singular_matrix_raises_linalg_error():
+    a = lt.dmatrix("a")
+    f = lazygraph.function([a], lt.linalg.inv(a), mode=JAX)
+    assert_numpy_equal(f(np.eye(2) * 4), np.eye(2) / 4)
+    with pytest.raises(np.linalg.LinAlgError):
+        f(np.ones((2, 2)))
+
+
+def test_results_are_writable_numpy_arrays():
+    x = lt.dvector("x")
+    out = lazygraph.function([x], [x * 2, x], mode=JAX)(np.ones(3))
+    for r in out:
+        assert isinstance(r, np.ndarray) and r.flags.writeable
+        r[0] = 5.0
+
+
+def test_device_arrays_on_request():
+    import jax
+
+    x = lt.dvector("x")
+    fn = backend.compile(FunctionGraph([x], [x + 1]), device_arrays=True)
+    (out,) = fn(np.zeros(2))
+    assert isinstance(out, jax.Array)
+    assert out.dtype == np.float64
+
+
+def test_fusion_and_inplace_are_skipped():
+    x = lt.dvector("x")
+    f = lazygraph.function([x], lt.exp(x) * 2 + 1, mode=JAX)
+    ops = [type(n.op).__name__ for n in f.fgraph.toposort()]
+    assert all(getattr(n.op, "inplace_pattern", ()) == () for n in f.fgraph.toposort()), ops
+    names = [str(n.op) for n in f.fgraph.toposort()]
+    assert not any("Composite" in s for s in names), names
+
+
+def test_programs_are_shared_between_equal_structures():
+    backend.clear_cache()
+
+    def build():
+        x = lt.dvector("x")
+        return FunctionGraph([x], [lt.exp(x) * 3.0])
+
+    p1 = backend.compile(build())
+    p2 = backend.compile(build())
+    assert p1 is p2
+    np.testing.assert_allclose(p2(np.zeros(2))[0], [3.0, 3.0])
+
+
+def test_donation_gives_the_same_result():
+    x = lt.dvector("x")
+    fg = FunctionGraph([x], [lt.exp(x) * 3.0])
+    fn = backend.compile(fg, donate=True)
+    np.testing.assert_allclose(fn(np.zeros(2))[0], [3.0, 3.0])
+
+
+# -- sharding on 4 simulated CPU devices -------------------------------------------
+
+SHARDED = textwrap.dedent(
+    """
+    import numpy as np
+    import jax
+    from jax.sharding import Mesh, NamedSharding, PartitionSpec as P
+    import lazygraph.tensor as lt
+    from lazygraph.backends.jax import backend
+    from lazygraph.graph.fg import FunctionGraph
+
+    assert len(jax.devices()) == 4, jax.devices()
+    mesh = Mesh(np.array(jax.devices()), ("d",))
+    rows = NamedSharding(mesh, P("d", None))
+    x, w = lt.dmatrix("x"), lt.dmatrix("w")
+    out = lt.tanh(lt.matmul(x, w)) + lt.sum(x, axis=1, keepdims=True)
+    fg = FunctionGraph([x, w], [out, lt.sum(out)])
+    sharded = backend.compile(
+        fg, in_shardings=(rows, NamedSharding(mesh, P())), out_shardings=(rows, None),
+        device_arrays=True,
+    )
+    plain = backend.compile(FunctionGraph([x, w], [out, lt.sum(out)]))
+    rng = np.random.default_rng(0)
+    xv, wv = rng.standard_normal((16, 8)), rng.standard_normal((8, 5))
+    got = sharded(xv, wv)
+    assert len(got[0].sharding.device_set) == 4, got[0].sharding
+    assert got[0].dtype == np.float64
+    want = plain(xv, wv)
+    np.testing.assert_allclose(np.asarray(got[0]), want[0], rtol=1e-12)
+    np.testing.assert_allclose(np.asarray(got[1]), want[1], rtol=1e-12)
+    print("SHARDED-OK")
+    """
+)
+
+
+def test_sharded_matches_unsharded_on_four_cpu_devices():
+    env = dict(os.environ)
+    env["XLA_FLAGS"] = "--xla_force_host_platform_device_count=4"
+    env["JAX_PLATFORMS"] = "cpu"
+    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(__file__))))
+    proc = subprocess.run(
+        [sys.executable, "-c", SHARDED],
+        env=env,
+        cwd=root,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    assert "SHARDED-OK" in proc.stdout
+
+
+def test_sharding_needs_a_single_segment():
+    import jax
+    from jax.sharding import SingleDeviceSharding
+
+    x = lt.dvector("x")
+    fg = FunctionGraph([x], [lt.nonzero(x)[0] + 1])
+    with pytest.raises(ValueError, match="one jitted segment"):
+        backend.compile(fg, in_shardings=SingleDeviceSharding(jax.devices()[0]))
+
+
+# -- GPU ---------------------------------------------------------------------------
+
+
+def _gpu_available() -> bool:
+    import jax
+
+    try:
+        return bool(jax.devices("gpu"))
+    except RuntimeError:
+        return False
+
+
+@pytest.mark.skipif(not _gpu_available(), reason="no GPU visible to jax")
+def test_gpu_matches_python_backend():
+    import jax
+
+    x = lt.dmatrix("x")
+    out = [lt.logsumexp(x, axis=1), lt.matmul(x, x.T), lt.cumsum(x, axis=0)]
+    v = np.random.default_rng(1).standard_normal((64, 32))
+    fn = backend.compile(FunctionGraph([x], out), device_arrays=True)
+    got = fn(v)
+    assert all(g.devices() <= set(jax.devices("gpu")) for g in got)
+    want = lazygraph.function([x], out, mode=PYTHON)(v)
+    for g, w in zip(got, want, strict=True):
+        np.testing.assert_allclose(np.asarray(g), w, rtol=1e-9, atol=1e-12)
