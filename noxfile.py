@@ -5,6 +5,8 @@
   ``backend(name)`` runs only in its backend's session.
 - ``lint``: ruff check and ruff format --check.
 - ``demo``: runs demo/run.py.
+- ``docs``: builds the documentation site (mkdocs, warnings are errors) into site/.
+- ``bench``: runs the benchmark scripts and writes docs/benchmarks/ (benchmarks/report.py).
 - ``packaging``: only the tests marked ``packaging`` (wheels, venvs).
 
 Arguments after ``--`` go to pytest: ``nox -s "tests(backend='python')" -- -x -k merge``.
@@ -80,6 +82,25 @@ def demo(session: nox.Session) -> None:
     """Install lazygraph and run the demo script."""
     install_lazygraph(session)
     session.run("python", "demo/run.py", *session.posargs, env=ENV)
+
+
+@nox.session
+def docs(session: nox.Session) -> None:
+    """Build the documentation with ``mkdocs build --strict``; ``-- serve`` serves it."""
+    session.install("mkdocs", "mkdocs-material", "mkdocstrings[python]")
+    install_lazygraph(session)
+    if session.posargs[:1] == ["serve"]:
+        session.run("mkdocs", "serve", *session.posargs[1:], env=ENV)
+    else:
+        session.run("mkdocs", "build", "--strict", *session.posargs, env=ENV)
+
+
+@nox.session
+def bench(session: nox.Session) -> None:
+    """Run the benchmarks and write the report to docs/benchmarks/ (``-- --quick``: small sizes)."""
+    session.install("matplotlib")
+    install_lazygraph(session, "numba,jax")  # JAX columns appear when it is installed
+    session.run("python", "benchmarks/report.py", *session.posargs, env=ENV)
 
 
 @nox.session

@@ -642,3 +642,49 @@ def test_scale_chain() -> None:
     order = fg.toposort()
     pos = {n: i for i, n in enumerate(order)}
     assert all(pos[i.owner] < pos[n] for n in order for i in n.inputs if i.owner is not None)
+
+
+def test_imported_node_is_placed_after_its_inputs_not_last() -> None:
+    # Replacing a node by its inplace twin must not move the readers: the twin
+    # goes right after its inputs, so the rewires need no reordering at all.
+    fg, chain = chain_graph(50)
+    dh = fg.destroy_handler  # type: ignore[attr-defined]
+    fits: list[Any] = []
+    original = dh._fit_edge
+    dh._fit_edge = lambda u, v: fits.append((u, v)) or original(u, v)
+    for pos in range(2, 50, 3):
+        var = chain[pos]
+        new = neg_i(var.owner.inputs[0])
+        fg.replace_validate(var, new)
+        chain[pos] = new
+    assert fits == []
+    check_against_scratch(fg, dh)
+
+
+def test_imported_destroyer_follows_the_other_readers() -> None:
+    # A destroyer imported after readers of its buffer that sit later than its
+    # input's owner is placed after them.
+    x = vec("x")
+    a = neg(x)
+    r1, r2 = neg(a), neg(neg(a))
+    out = add(add(r1, r2), a)
+    fg = make_fg([x], [out])
+    dh = fg.destroy_handler  # type: ignore[attr-defined]
+    d = neg_i(a)
+    fg.replace_validate(out, add(add(r1, r2), d))
+    assert valid(fg)
+    label = dh._order.label
+    assert label[d.owner] > max(label[r1.owner], label[r2.owner])
+    check_against_scratch(fg, dh)
+
+
+def test_add_output_is_heard_at_once() -> None:
+    x = vec("x")
+    a = neg(x)
+    fg = make_fg([x], [neg_i(a)])
+    assert valid(fg)
+    fg.add_output(a)  # the destroyed buffer becomes an output
+    dh = fg.destroy_handler  # type: ignore[attr-defined]
+    assert dh._n_outputs == 2 and dh._outputs[a] == 1
+    with pytest.raises(InconsistencyError, match="graph output"):
+        fg.validate()  # type: ignore[attr-defined]

@@ -174,3 +174,53 @@ def test_bookkeeper_replays_history() -> None:
     events.clear()
     fg.remove_feature(b)
     assert len(events) == 4 and events[0] == ("prune", "add")
+
+
+def test_history_keeps_only_what_a_held_checkpoint_needs() -> None:
+    import gc
+
+    fg = graph()
+    h = History()
+    fg.attach_feature(h)
+    x = fg.inputs[0]
+    nn = fg.outputs[0].owner.inputs[1]
+    # no checkpoint held: nothing is logged
+    fg.replace(nn, neg(neg(neg(neg(x)))))
+    assert h.history[fg] == []
+    chk = fg.checkpoint()  # type: ignore[attr-defined]
+    before = as_string(fg.inputs, fg.outputs)
+    inner = fg.outputs[0].owner.inputs[1]
+    fg.replace(inner, x)
+    assert len(h.history[fg]) == 1
+    # a nested checkpoint, taken and dropped, leaves the outer one intact
+    chk2 = fg.checkpoint()  # type: ignore[attr-defined]
+    fg.replace(fg.outputs[0].owner.inputs[0], x)
+    assert chk2 != chk and len(h.history[fg]) == 2
+    del chk2
+    gc.collect()
+    fg.revert(chk)  # type: ignore[attr-defined]
+    assert as_string(fg.inputs, fg.outputs) == before
+    fg.check_integrity()
+    stale = int(chk)
+    del chk
+    gc.collect()
+    fg.replace(fg.outputs[0].owner.inputs[1], x)  # nothing held: the log is dropped
+    assert h.history[fg] == []
+    with pytest.raises(ValueError, match="older than the log"):
+        fg.revert(stale)  # type: ignore[attr-defined]
+
+
+def test_replace_validate_leaves_no_log_behind() -> None:
+    fg = graph()
+    rv = ReplaceValidate()
+    fg.attach_feature(rv)
+    x = fg.inputs[0]
+    for _ in range(50):
+        out = fg.outputs[0]
+        fg.replace_validate(out, add(out, x), reason="grow")  # type: ignore[attr-defined]
+    assert rv.history[fg] == []
+    # checkpoints still tell "changed since" apart, as the equilibrium navigator needs
+    a = fg.checkpoint()  # type: ignore[attr-defined]
+    assert fg.checkpoint() == a  # type: ignore[attr-defined]
+    fg.replace_validate(fg.outputs[0], add(fg.outputs[0], x))  # type: ignore[attr-defined]
+    assert fg.checkpoint() != a  # type: ignore[attr-defined]

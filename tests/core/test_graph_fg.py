@@ -354,3 +354,49 @@ def test_history_revert_restores_the_graph_exactly(seed: int, n: int, k: int) ->
 
 def test_double_type_sanity() -> None:
     assert dvar().type is double
+
+
+def test_check_integrity_finds_a_cycle_made_by_replace() -> None:
+    x = dvar("x")
+    a = neg(x)
+    b = mul(a, x)
+    fg = FunctionGraph([x], [add(b, x)], clone=False)
+    fg.replace(a, neg(b))  # b now reads neg(b): a cycle
+    with pytest.raises(AssertionError, match="cycle"):
+        fg.check_integrity()
+
+
+def test_add_output_notifies_features() -> None:
+    x = dvar("x")
+    fg = FunctionGraph([x], [neg(x)], clone=False)
+    heard: list = []  # type: ignore[type-arg]
+
+    class Ear(Feature):
+        def on_add_output(self, fgraph, var, index, reason):  # type: ignore[no-untyped-def]
+            heard.append((var, index, reason, fgraph.outputs[index] is var))
+
+    fg.attach_feature(Ear())
+    extra = mul(x, x)
+    fg.add_output(extra, reason="more")
+    assert heard == [(extra, 1, "more", True)]
+    fg.check_integrity()
+
+
+def test_inherited_noop_callbacks_are_not_called() -> None:
+    x = dvar("x")
+    fg = FunctionGraph([x], [neg(neg(x))], clone=False)
+    fg.attach_feature(Feature())
+    assert fg._callbacks_for("on_change_input") == []
+    calls: list = []  # type: ignore[type-arg]
+
+    class Listener(Feature):
+        def on_change_input(self, fgraph, node, i, old, new, reason):  # type: ignore[no-untyped-def]
+            calls.append(i)
+
+    listener = Listener()
+    fg.attach_feature(listener)  # attaching refreshes the cached callbacks
+    fg.replace(fg.outputs[0], x)
+    assert calls == [0]
+    fg.remove_feature(listener)
+    fg.replace(fg.outputs[0], neg(x))
+    assert calls == [0]

@@ -152,3 +152,20 @@ def test_bad_arguments_raise_numpy_errors() -> None:
     check(lnp.zeros, np.zeros, 3, "not a dtype")
     with pytest.raises(ValueError, match="order"):
         lnp.ones(3, order="Z")
+
+
+@settings(max_examples=12, deadline=None)
+@given(n=st.integers(0, 4), k=st.integers(-3, 3), m=st.one_of(st.none(), st.integers(0, 4)))
+def test_index_helpers(n: int, k: int, m: int | None) -> None:
+    check(lnp.triu_indices, np.triu_indices, n, k, m)
+    check(lnp.tril_indices, np.tril_indices, n, k, m)
+    check(lnp.diag_indices, np.diag_indices, n, 3)
+    check(lnp.indices, np.indices, (n, 2), sparse=k > 0)
+    check(lnp.ix_, np.ix_, list(range(n)), np.arange(5) > k)
+
+
+@settings(max_examples=12, deadline=None)
+@given(x=st.one_of(array_args(ALL), python_scalars()))
+def test_asanyarray_ascontiguousarray(x: object) -> None:
+    check(lnp.asanyarray, np.asanyarray, x)
+    check(lnp.ascontiguousarray, np.ascontiguousarray, x)

@@ -174,3 +174,15 @@ def test_divmod_returns_both_parts() -> None:
     eq, er = np.divmod(np.array([7, -7, 0]), 3)
     np.testing.assert_array_equal(q.compute(), eq)
     np.testing.assert_array_equal(r.compute(), er)
+
+
+@settings(max_examples=25, deadline=None)
+@given(data=st.data())
+def test_interp(data: st.DataObject) -> None:
+    n = data.draw(st.integers(1, 5))
+    xp = np.sort(data.draw(arrays("float64", (n,), finite=True)))
+    fp = data.draw(arrays(data.draw(st.sampled_from(["float64", "int32", "complex128"])), (n,)))
+    x = data.draw(st.one_of(array_args(("float64", "int8")), st.floats(-5, 5)))
+    x = data.draw(st.sampled_from([x, xp[0], xp[-1]]))
+    lr = data.draw(st.sampled_from([(None, None), (-1.0, 2.0)]))
+    check(lnp.interp, np.interp, x, xp, fp, *lr, signed_zeros=False)

@@ -284,3 +284,23 @@ def test_errors_name_the_function() -> None:
         lnp.concatenate([x, x], out=np.zeros((4, 3)))
     with pytest.raises(ValueError, match="need at least one array"):
         lnp.stack([])
+
+
+@settings(max_examples=12, deadline=None)
+@given(data=st.data())
+def test_rollaxis_diagflat(data: st.DataObject) -> None:
+    x = data.draw(array_args(ALL, min_dims=1))
+    axis = data.draw(st.integers(-x.ndim - 1, x.ndim))
+    start = data.draw(st.integers(-x.ndim - 1, x.ndim + 1))
+    check(lnp.rollaxis, np.rollaxis, x, axis, start)
+    check(lnp.diagflat, np.diagflat, x, data.draw(st.integers(-2, 2)))
+
+
+@pytest.mark.parametrize("shape", [(3, 3), (5, 2), (2, 4), (2, 2, 2)])
+@pytest.mark.parametrize("wrap", [False, True])
+def test_fill_diagonal_rebinds_lazy_arrays(shape: tuple[int, ...], wrap: bool) -> None:
+    expected = np.arange(float(np.prod(shape))).reshape(shape)
+    lazy = lnp.asarray(expected.copy())
+    np.fill_diagonal(expected, [-1.0, -2.0], wrap=wrap)
+    lnp.fill_diagonal(lazy, [-1.0, -2.0], wrap=wrap)
+    np.testing.assert_array_equal(lazy.compute(), expected)

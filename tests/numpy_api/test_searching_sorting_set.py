@@ -150,3 +150,65 @@ def test_unique_values_in_any_order(x: np.ndarray) -> None:
 @given(element=few_values, tests=few_values, invert=st.booleans())
 def test_isin(element: np.ndarray, tests: np.ndarray, invert: bool) -> None:
     check(lnp.isin, np.isin, element, tests, invert=invert)
+
+
+@settings(max_examples=ROW_EXAMPLES, deadline=None)
+@given(data=st.data())
+def test_select(data: st.DataObject) -> None:
+    n = data.draw(st.integers(0, 3))
+    shape = data.draw(shapes(max_dims=2))
+    conds = [data.draw(arrays("bool", shape)) for _ in range(n)]
+    choices = [data.draw(array_args(NUMERIC, max_dims=1)) for _ in range(n)]
+    default = data.draw(st.sampled_from([0, -1.5, np.int16(3)]))
+    check(lnp.select, np.select, conds, choices, default)
+
+
+@settings(max_examples=ROW_EXAMPLES, deadline=None)
+@given(data=st.data())
+def test_unravel_index(data: st.DataObject) -> None:
+    dims = data.draw(st.lists(st.integers(1, 4), min_size=1, max_size=3).map(tuple))
+    size = int(np.prod(dims))
+    idx = data.draw(arrays("int64", shapes(max_dims=2), min_value=0, max_value=size - 1))
+    order = data.draw(st.sampled_from(["C", "F"]))
+    check(lnp.unravel_index, np.unravel_index, idx, dims, order)
+
+
+@settings(max_examples=ROW_EXAMPLES, deadline=None)
+@given(data=st.data())
+def test_bincount_digitize(data: st.DataObject) -> None:
+    x = data.draw(
+        arrays("int64", st.integers(0, 6).map(lambda n: (n,)), min_value=0, max_value=5), label="x"
+    )
+    minlength = data.draw(st.integers(0, 8))
+    check(lnp.bincount, np.bincount, x, minlength=minlength)
+    w = data.draw(arrays("float64", x.shape, finite=True), label="w")
+    check(lnp.bincount, np.bincount, x, w, signed_zeros=False, rtol=1e-9)
+    bins = np.sort(data.draw(arrays("float64", (3,), finite=True)))
+    bins = bins[::-1] if data.draw(st.booleans()) else bins
+    values = data.draw(array_args(FLOATS, max_dims=2), label="values")
+    check(lnp.digitize, np.digitize, values, bins, data.draw(st.booleans()))
+
+
+@settings(max_examples=ROW_EXAMPLES, deadline=None)
+@given(a=few_values, b=few_values)
+def test_set_operations_1d(a: np.ndarray, b: np.ndarray) -> None:
+    check(lnp.union1d, np.union1d, a, b)
+    check(lnp.intersect1d, np.intersect1d, a, b)
+    check(lnp.setdiff1d, np.setdiff1d, a, b)
+
+
+@settings(max_examples=ROW_EXAMPLES, deadline=None)
+@given(data=st.data())
+def test_lexsort_and_partition(data: st.DataObject) -> None:
+    n = data.draw(st.integers(0, 6))
+    keys = [data.draw(arrays("int8", (n,), min_value=0, max_value=2)) for _ in range(3)]
+    check(lnp.lexsort, np.lexsort, keys)
+    x = data.draw(array_args(REAL, min_dims=1), label="x")
+    kth = data.draw(st.integers(-x.shape[-1], max(x.shape[-1] - 1, 0)))
+    # numpy's order around the kth element is unspecified: compare that element.
+    if x.shape[-1]:
+        check(
+            lambda a: lnp.partition(a, kth)[..., kth], lambda a: np.partition(a, kth)[..., kth], x
+        )
+        got = lnp.take_along_axis(lnp.asarray(x), lnp.argpartition(x, kth), -1).compute()
+        np.testing.assert_array_equal(got[..., kth], np.partition(x, kth)[..., kth])

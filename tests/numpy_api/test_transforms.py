@@ -360,3 +360,20 @@ def test_jit_fast_path_keeps_scalars_and_subclasses_apart():
         check(out, np.array(np.exp(0.5) * 2.0))
     check(jf(np.array(1.5)), np.array(np.exp(1.5) * 2.0))
     assert jf.trace_count == 1  # all of them are float64 0-d arrays to the compiled function
+
+
+def test_stacked_transforms_keep_their_own_state():
+    def f(x):
+        return lt.sum(lt.sin(x) * x)
+
+    g = lazygraph.grad(f)
+    jg = lazygraph.jit(g)
+    x = rng.normal(size=3)
+    check(jg(x), np.sin(x) + x * np.cos(x))
+    assert jg.trace_count == 1 and g.trace_count == 0  # jit traced g lazily
+    assert jg.__name__ == "f"
+    # jit of a jitted function with static arguments on the outer one only.
+    inner = lazygraph.jit(lambda x, k: lt.power(x, k), static_argnums=1)
+    outer = lazygraph.jit(lambda x, k: inner(x, k) + 1.0, static_argnums=1)
+    check(outer(x, 3), x**3 + 1.0)
+    assert outer.trace_count == 1 and inner.trace_count == 0

@@ -67,3 +67,21 @@ def test_array_equal_equiv(data: st.DataObject) -> None:
     check(lnp.array_equiv, np.array_equiv, a, b)
     if a.ndim:
         check(lnp.array_equiv, np.array_equiv, a, a[..., :1])
+
+
+def test_numpy_state_helpers_and_isscalar() -> None:
+    assert lnp.errstate is np.errstate and lnp.printoptions is np.printoptions
+    for value in (1, 2.5, np.float32(1), "s", [1], np.zeros(()), lnp.asarray(np.zeros(()))):
+        assert lnp.isscalar(value) == np.isscalar(
+            value if not isinstance(value, lnp.Array) else np.zeros(())
+        )
+
+
+@settings(max_examples=ROW_EXAMPLES, deadline=None)
+@given(data=st.data())
+def test_trapezoid(data: st.DataObject) -> None:
+    y = data.draw(array_args(INTS + FLOATS, min_dims=1, max_dims=2), label="y")
+    axis = data.draw(st.integers(-y.ndim, y.ndim - 1))
+    x = data.draw(arrays("float64", (y.shape[axis],), finite=True), label="x")
+    check(lnp.trapezoid, np.trapezoid, y, axis=axis, dx=0.5, rtol=1e-5)
+    check(lnp.trapezoid, np.trapezoid, y, x, axis=axis, rtol=1e-5)

@@ -218,7 +218,7 @@ def flush_subnormals(values: Sequence[Any]) -> list[Any]:
     for v in values:
         a = np.asarray(v)
         if a.dtype.kind == "f":
-            a = np.where(np.abs(a) < np.finfo(a.dtype).tiny, a * 0, a).astype(a.dtype)
+            a = np.where(np.abs(a) < np.finfo(a.dtype).tiny, np.copysign(0, a), a).astype(a.dtype)
         elif a.dtype.kind == "c":
             re, im = flush_subnormals([a.real, a.imag])
             a = np.array(a, copy=True)

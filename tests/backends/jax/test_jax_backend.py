@@ -45,7 +45,9 @@ REDUCE = [lt.sum, lt.max, lt.mean, lt.prod]
 
 @settings(max_examples=30, deadline=None)
 @given(
-    ops=st.lists(st.integers(0, len(UNARY) + len(BINARY) + len(REDUCE) - 1), min_size=1, max_size=6),
+    ops=st.lists(
+        st.integers(0, len(UNARY) + len(BINARY) + len(REDUCE) - 1), min_size=1, max_size=6
+    ),
     data=st.data(),
 )
 def test_random_graphs_match_python(ops, data):

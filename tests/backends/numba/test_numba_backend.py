@@ -362,3 +362,20 @@ def test_gradient_graph_matches_python():
     got, want = both([x, w], [cost, gx, gw], [a, np.array([0.5, -1.0, 2.0])])
     for g, v in zip(got, want, strict=True):
         assert_numpy_equal(g, v, rtol=1e-10)
+
+
+def test_join_and_shape_ops_match_python():
+    x, y = lt.tensor("float64", (None, 2)), lt.tensor("int32", (None, 2))
+    a, b = np.arange(6.0).reshape(3, 2), np.arange(4, dtype="int32").reshape(2, 2)
+    outs = [
+        lt.concatenate([x, y], axis=0),
+        lt.reshape(lt.transpose(x), (-1,)),
+        lt.broadcast_to(lt.sum(x, axis=0), (4, 2)),
+        lt.matmul(x, lt.transpose(x)),
+        lt.matmul(y, lt.transpose(y)),
+    ]
+    got, want = both([x, y], outs, [a, b])
+    for g, w in zip(got, want, strict=True):
+        assert_numpy_equal(g, w)
+    with pytest.raises(ValueError):
+        lazygraph.function([x, y], lt.concatenate([x, y], axis=1), mode=NUMBA)(a, b)

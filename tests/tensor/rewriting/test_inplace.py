@@ -176,3 +176,114 @@ def test_constants_are_never_destroyed() -> None:
             assert all(node.inputs[i] is not c for i in ins)
     check_same(fg, [x], outputs, np.array([0.1, 0.2, 0.3]))
     assert isinstance(fg.outputs[0].owner.op, Elemwise)
+
+
+# -- Elemwise.perform in place: the ufunc's out= path is exact -----------------
+
+_EDGE_VALUES: dict[str, list[Any]] = {
+    "float64": [0.5, -0.0, np.nan, np.inf, -np.inf, 1e308, -2.5, 3.0],
+    "float32": [0.5, -0.0, np.nan, np.inf, -np.inf, 3e38, -2.5, 3.0],
+    "int8": [-128, 127, 0, -1, 5, -7, 2, 100],
+    "int64": [np.iinfo(np.int64).min, np.iinfo(np.int64).max, 0, -1, 5, -7, 2, 3],
+    "complex128": [1 + 2j, -0.0 + 0j, complex(np.nan, 1), complex(np.inf, 0), 2j, -1, 0.5, 3],
+}
+
+
+def _same_bits(got: np.ndarray, want: np.ndarray) -> None:
+    assert got.dtype == want.dtype and got.shape == want.shape
+    np.testing.assert_array_equal(got, want)  # NaN positions must match too
+    if got.dtype.kind in "fc":
+        parts = [np.real, np.imag] if got.dtype.kind == "c" else [lambda a: a]
+        for part in parts:
+            np.testing.assert_array_equal(np.signbit(part(got)), np.signbit(part(want)))
+
+
+def _inplace_cases() -> list[tuple[str, str, int]]:
+    from lazygraph.tensor.scalar.basic import ROWS
+
+    cases = []
+    for name, row in sorted(ROWS.items()):
+        if isinstance(row.fn, np.ufunc) and row.nin in (1, 2):
+            cases.extend((name, dtype, row.nin) for dtype in _EDGE_VALUES)
+    return cases
+
+
+def test_inplace_perform_writes_into_the_input_and_matches_the_copy_path() -> None:
+    """For every ufunc row and dtype where an output may overwrite input 0, the
+    in-place ``perform`` returns input 0's buffer holding exactly (bit for bit,
+    NaN and signed zeros included) what the out-of-place ``perform`` returns,
+    also with a broadcast second operand and on 0-d arrays."""
+    checked = 0
+    rng = np.random.default_rng(1)
+    for name, dtype, nin in _inplace_cases():
+        values = np.array(_EDGE_VALUES[dtype], dtype=dtype)
+        shapes = [[(8,)], [()]] if nin == 1 else [[(8,), (8,)], [(8,), (1,)], [(), ()]]
+        for shape_set in shapes:
+            args = []
+            for shape in shape_set:
+                size = int(np.prod(shape))
+                args.append(rng.permutation(values)[:size].reshape(shape))
+            variables = [lt.tensor(dtype, a.shape) for a in args]
+            try:
+                plain_node = Elemwise(lt.scalar_op(name)).make_node(*variables)
+            except TypeError:
+                continue  # the row does not take this dtype
+            if plain_node.outputs[0].type.dtype != dtype:
+                continue  # a dtype change is never in place
+            inplace_op = Elemwise(lt.scalar_op(name), [(0, 0)])
+            node = inplace_op.make_node(*variables)
+            want_cell: list[list[Any]] = [[None]]
+            try:
+                plain_node.op.perform(plain_node, [a.copy() for a in args], want_cell)
+            except (ValueError, ArithmeticError) as exc:
+                bufs = [a.copy() for a in args]
+                with np.testing.assert_raises(type(exc)):
+                    inplace_op.perform(node, bufs, [[None]])
+                continue
+            bufs = [a.copy() for a in args]
+            got_cell: list[list[Any]] = [[None]]
+            inplace_op.perform(node, bufs, got_cell)
+            assert got_cell[0][0] is bufs[0], (name, dtype)
+            _same_bits(got_cell[0][0], want_cell[0][0])
+            for b, a in zip(bufs[1:], args[1:], strict=True):
+                _same_bits(b, a)  # only the destroyed input changes
+            checked += 1
+    assert checked > 100  # the loop really ran over the table
+
+
+def test_inplace_perform_of_a_composite_keeps_the_copy_path() -> None:
+    from lazygraph.tensor.scalar import Composite, ScalarType
+
+    a, b = ScalarType("float64")(), ScalarType("float64")()
+    comp = Composite([a, b], [lt.scalar_op("exp")(lt.scalar_op("add")(a, b))])
+    x, y = lt.tensor("float64", (4,)), lt.tensor("float64", (4,))
+    plain = Elemwise(comp).make_node(x, y)
+    node = Elemwise(comp, [(0, 1)]).make_node(x, y)
+    args = [np.array([0.5, -0.0, np.nan, np.inf]), np.array([-0.0, -0.0, 1.0, -np.inf])]
+    want: list[list[Any]] = [[None]]
+    plain.op.perform(plain, [v.copy() for v in args], want)
+    bufs = [v.copy() for v in args]
+    got: list[list[Any]] = [[None]]
+    node.op.perform(node, bufs, got)
+    assert got[0][0] is bufs[1]
+    _same_bits(got[0][0], want[0][0])
+    _same_bits(bufs[0], args[0])
+
+
+def test_inplace_perform_takes_the_ufunc_path_only_where_the_loop_matches() -> None:
+    x, y = lt.tensor("float64", (3,)), lt.tensor("float64", (3,))
+    op = Elemwise(lt.scalar_op("add"), [(0, 0)])
+    node = op.make_node(x, y)
+    buf = np.array([1.0, 2.0, 3.0])
+    cell: list[list[Any]] = [[None]]
+    assert op._perform_into([buf, np.array([1.0, -0.0, np.nan])], "float64", cell)
+    assert cell[0][0] is buf
+    assert_numpy_equal(buf, np.array([2.0, 2.0, np.nan]))
+    # a read-only buffer, or a loop computing another dtype, goes the copy path
+    frozen = np.zeros(3)
+    frozen.flags.writeable = False
+    assert not op._perform_into([frozen, np.ones(3)], "float64", [[None]])
+    assert not op._perform_into([np.zeros(3, "float32"), np.ones(3)], "float32", [[None]])
+    out_cell: list[list[Any]] = [[None]]
+    op.perform(node, [np.zeros(3), np.ones(3)], out_cell)
+    assert_numpy_equal(out_cell[0][0], np.ones(3))

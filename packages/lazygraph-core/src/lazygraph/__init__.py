@@ -12,14 +12,14 @@ Names are imported on first use, so ``import lazygraph`` stays cheap.
 from __future__ import annotations
 
 import importlib
-import pkgutil
 from typing import Any
 
 # The import package is shared by three distributions (lazygraph-core,
 # lazygraph-numpy-api, lazygraph-backends). In editable installs each one puts
 # its own ``src`` directory on sys.path; extending __path__ lets
-# ``lazygraph.numpy`` and ``lazygraph.backends`` be found next to core.
-__path__ = pkgutil.extend_path(__path__, __name__)
+# ``lazygraph.numpy`` and ``lazygraph.backends`` be found next to core. (Written
+# this way, not with ``import pkgutil``, so documentation tools see it too.)
+__path__ = __import__("pkgutil").extend_path(__path__, __name__)
 
 __version__ = "0.1.0.dev0"
 

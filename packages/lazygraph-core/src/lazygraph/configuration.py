@@ -50,6 +50,8 @@ class Config:
     - ``cache_dir`` (``LAZYGRAPH_CACHE_DIR``): on-disk compile cache; "" = per-user default.
     - ``compile_cache_size`` (``LAZYGRAPH_COMPILE_CACHE_SIZE``): how many compiled functions
       the in-memory structural cache keeps (least recently used dropped first); 0 = none.
+    - ``progress`` (``LAZYGRAPH_PROGRESS``): print a one-line status to standard error
+      while a compile takes longer than about 1.5 s; ``False`` (``0``) keeps quiet.
     """
 
     backend: str = os.environ.get("LAZYGRAPH_BACKEND", "python")
@@ -60,6 +62,7 @@ class Config:
     num_threads: int = _env_int("LAZYGRAPH_NUM_THREADS", 0)
     cache_dir: str = os.environ.get("LAZYGRAPH_CACHE_DIR", "")
     compile_cache_size: int = _env_int("LAZYGRAPH_COMPILE_CACHE_SIZE", 512)
+    progress: bool = _env_bool("LAZYGRAPH_PROGRESS", True)
 
     def __setattr__(self, name: str, value: Any) -> None:
         if name not in {f.name for f in fields(self)}:

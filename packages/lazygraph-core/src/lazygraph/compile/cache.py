@@ -310,7 +310,10 @@ class _Cache:
             event = self.pending.get(key)
             if event is not None:
                 return event
-            self.pending[key] = threading.Event()
+            # The owner's thread id lets a Ctrl-C that lands anywhere between
+            # here and insert() be cleaned up (see cached_function).
+            event = self.pending[key] = threading.Event()
+            event.owner = threading.get_ident()  # type: ignore[attr-defined]
             self.stats.misses += 1
             return None
 
@@ -327,9 +330,14 @@ class _Cache:
                 self.stats.evictions += 1
             self.pending.pop(key).set()
 
-    def abandon(self, key: Hashable) -> None:
+    def abandon(self, key: Hashable, owner: int | None = None) -> None:
+        """Give up compiling ``key`` (when ``owner`` is given: only if that
+        thread is the one that claimed it)."""
         with self.lock:
-            self.pending.pop(key).set()
+            event = self.pending.get(key)
+            if event is not None and owner in (None, getattr(event, "owner", None)):
+                del self.pending[key]
+                event.set()
 
 
 _cache = _Cache()
@@ -366,21 +374,29 @@ def cached_function(
         with _cache.lock:
             _cache.stats.uncacheable += 1
         return CachedFunction(function(inputs, outputs, mode=mode), range(len(inputs)))
-    while True:
-        found = _cache.lookup(key)
-        if isinstance(found, threading.Event):
-            found.wait()
-            continue
-        if found is not None:
-            return CachedFunction(found, order)
-        break
-    start = time.perf_counter()
+    me = threading.get_ident()
     try:
+        while True:
+            found = _cache.lookup(key)
+            if isinstance(found, threading.Event):
+                if getattr(found, "owner", None) == me:
+                    # Left by this thread's own compile, interrupted before it
+                    # could clean up: waiting on it would never end.
+                    _cache.abandon(key, me)
+                else:
+                    found.wait()
+                continue
+            if found is not None:
+                return CachedFunction(found, order)
+            break
+        start = time.perf_counter()
         fn = function([inputs[p] for p in order], outputs, mode=mode)
+        _cache.insert(key, fn, time.perf_counter() - start)
     except BaseException:
-        _cache.abandon(key)
+        # KeyboardInterrupt can land anywhere here: never leave a claim that
+        # other threads would wait on forever.
+        _cache.abandon(key, me)
         raise
-    _cache.insert(key, fn, time.perf_counter() - start)
     return CachedFunction(fn, order)
 
 

@@ -53,8 +53,10 @@ class Function:
         fn: Callable[..., Sequence[Any]],
         unpack_single: bool,
         backend: str,
+        profile: Any = None,
     ) -> None:
         self.fgraph = fgraph
+        self.profile = profile  # a ProfileStats when compiled with profile=True
         self.fn = fn
         self.unpack_single = unpack_single
         self.backend = backend
@@ -80,6 +82,7 @@ def function(
     outputs: Variable | Sequence[Variable],
     mode: Mode | str | None = None,
     rewrite: bool = True,
+    profile: bool = False,
 ) -> Function:
     """Compile the graph from ``inputs`` to ``outputs``.
 
@@ -88,6 +91,9 @@ def function(
     mode's backend (default ``config.backend``); the rewrite tags the backend
     lists in its ``excluded_tags`` attribute are left out. An output that depends on a
     variable not in ``inputs`` raises ``MissingInputError`` naming it.
+    With ``profile=True`` the function's ``profile`` attribute records run times
+    per node (see :mod:`lazygraph.compile.profile`). A compile slower than about
+    1.5 s prints its stage to standard error (``config.progress``).
     """
     unpack_single = isinstance(outputs, Variable)
     outs = [outputs] if unpack_single else list(outputs)  # type: ignore[list-item]
@@ -99,7 +105,20 @@ def function(
     excluded = getattr(backend, "excluded_tags", ())
     if excluded:
         resolved = resolved.excluding(*excluded)
-    if rewrite:
-        rewrite_graph(fgraph, resolved)
-    fn = backend.compile(fgraph)
-    return Function(fgraph, fn, unpack_single, backend_name)
+    from lazygraph.compile.profile import ProfileStats, compile_progress
+
+    stats = ProfileStats(backend_name) if profile else None
+    with compile_progress(len(fgraph.apply_nodes)) as stage:
+        if rewrite:
+            stage("rewriting")
+            rewrite_graph(fgraph, resolved)
+        stage("compiling")
+        compiled = backend.compile if stats is None else _profiled(backend, stats)
+        fn = compiled(fgraph)
+    return Function(fgraph, fn, unpack_single, backend_name, stats)
+
+
+def _profiled(backend: Any, stats: Any) -> Callable[[FunctionGraph], Any]:
+    from lazygraph.compile.profile import profiled_compile
+
+    return lambda fgraph: profiled_compile(backend, fgraph, stats)

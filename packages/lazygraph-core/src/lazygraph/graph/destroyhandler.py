@@ -112,6 +112,23 @@ class _TopoOrder:
             self.next[tail] = node
         self.tail = node
 
+    def insert_after(self, node: Apply, after: Apply | None) -> None:
+        """Insert ``node`` (not in the order yet) just after ``after``, or first
+        when ``after`` is ``None``."""
+        right = self.head if after is None else self.next[after]
+        if right is None:
+            self.append(node)
+            return
+        self.prev[node] = after
+        self.next[node] = right
+        self.prev[right] = node
+        if after is None:
+            self.head = node
+        else:
+            self.next[after] = node
+        self.label[node] = 0  # set by _relabel
+        self._relabel(node, node, 1)
+
     def remove(self, node: Apply) -> None:
         before = self.prev.pop(node)
         after = self.next.pop(node)
@@ -258,8 +275,9 @@ class DestroyHandler(Feature):
         self._claims: dict[Variable, set[tuple[Apply, int]]] = {}
         self._claim_root: dict[tuple[Apply, int], Variable] = {}
         self._multi_view: set[Apply] = set()
-        # Graph-output slots per variable; fgraph.add_output does not notify
-        # features, so `_n_outputs` lets validate catch up on appended outputs.
+        # Graph-output slots per variable; `_n_outputs` counts the outputs seen
+        # (on_add_output, and validate as a catch-up for graphs that append to
+        # fgraph.outputs directly).
         self._outputs: dict[Variable, int] = {}
         self._n_outputs = 0
         self._order = _TopoOrder()
@@ -455,9 +473,28 @@ class DestroyHandler(Feature):
 
     def on_import(self, fgraph: FunctionGraph, node: Apply, reason: str | None) -> None:
         self._add_node(node)
-        # Appended last, the node follows all its inputs and every reader that
-        # must precede it; only its own reads of destroyed buffers can go backwards.
-        self._order.append(node)
+        # Placed just after the latest of its inputs' owners and of the other
+        # readers of what it destroys: it then follows everything that must
+        # precede it, and precedes the readers of the node it usually replaces
+        # (appending it last would make each of their rewires a backward edge).
+        # Only its own reads of destroyed buffers can go backwards.
+        label = self._order.label
+        after: Apply | None = None
+        best = -1 << 62
+        for inp in node.inputs:
+            owner = inp.owner
+            if owner is not None:
+                lab = label.get(owner)
+                if lab is not None and lab > best:
+                    best, after = lab, owner
+        for i in _destroyed_inputs(node.op):
+            root = self._claim_root.get((node, i))
+            if root is not None:
+                for r in self._readers(root):
+                    lab = label.get(r)
+                    if lab is not None and lab > best and r is not node:
+                        best, after = lab, r
+        self._order.insert_after(node, after)
         edges = [
             (node, d)
             for inp in node.inputs
@@ -465,6 +502,11 @@ class DestroyHandler(Feature):
             if d is not node
         ]
         self._check_edges(edges)
+
+    def on_add_output(
+        self, fgraph: FunctionGraph, var: Variable, index: int, reason: str | None
+    ) -> None:
+        self._sync_outputs(fgraph)
 
     def on_prune(self, fgraph: FunctionGraph, node: Apply, reason: str | None) -> None:
         if node in self._order:

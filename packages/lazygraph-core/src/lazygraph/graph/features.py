@@ -6,6 +6,7 @@ A feature implements any of the callbacks below; the graph calls the ones it has
 - ``on_import(fgraph, node, reason)``: ``node`` joined the graph
 - ``on_prune(fgraph, node, reason)``: ``node`` left the graph
 - ``on_change_input(fgraph, node, i, old_var, new_var, reason)``
+- ``on_add_output(fgraph, var, index, reason)``: ``var`` became output ``index``
 - ``orderings(fgraph)`` -> ``{node: [nodes that must run before it]}``
 - ``validate(fgraph)``: raise :class:`InconsistencyError` to veto the current state
 
@@ -28,6 +29,7 @@ A feature implements any of the callbacks below; the graph calls the ones it has
 
 from __future__ import annotations
 
+import weakref
 from collections.abc import Iterable, Sequence
 from typing import Any
 
@@ -37,6 +39,7 @@ from lazygraph.graph.fg import FunctionGraph, InconsistencyError
 __all__ = [
     "AlreadyThere",
     "Bookkeeper",
+    "Checkpoint",
     "Feature",
     "History",
     "InconsistencyError",
@@ -76,6 +79,11 @@ class Feature:
     ) -> None:
         pass
 
+    def on_add_output(
+        self, fgraph: FunctionGraph, var: Variable, index: int, reason: str | None
+    ) -> None:
+        pass
+
     def orderings(self, fgraph: FunctionGraph) -> dict[Apply, list[Apply]]:
         return {}
 
@@ -93,28 +101,112 @@ class Bookkeeper(Feature):
             self.on_prune(fgraph, node, "on_detach")
 
 
+class Checkpoint:
+    """A point in a graph's change log that :meth:`History.revert` can go back to.
+
+    The log keeps what a live checkpoint may need and nothing more: while no
+    checkpoint is held, changes are not recorded, and entries older than the
+    oldest one still held are dropped. Checkpoints compare by position, so two
+    taken with no change between them are equal.
+    """
+
+    __slots__ = ("__weakref__", "position")
+
+    def __init__(self, position: int) -> None:
+        self.position = position
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, Checkpoint):
+            return self.position == other.position
+        if isinstance(other, int):
+            return self.position == other
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash(self.position)
+
+    def __index__(self) -> int:
+        return self.position
+
+    def __repr__(self) -> str:
+        return f"Checkpoint({self.position})"
+
+
+class _Log:
+    """One graph's change log: ``entries[k]`` is change number ``base + k``."""
+
+    __slots__ = ("base", "entries", "live", "recording")
+
+    def __init__(self) -> None:
+        self.entries: list[tuple[Any, int, Variable, Variable]] = []
+        self.base = 0
+        self.live: weakref.WeakSet[Checkpoint] = weakref.WeakSet()
+        self.recording = True
+
+    def trim(self) -> None:
+        """Drop the entries no live checkpoint can revert to."""
+        if not self.live:
+            self.base += len(self.entries)
+            self.entries.clear()
+            return
+        keep_from = min(c.position for c in self.live) - self.base
+        if keep_from > 0:
+            del self.entries[:keep_from]
+            self.base += keep_from
+
+
 class History(Feature):
     """Records input changes so the graph can be rolled back.
 
-    Adds ``fgraph.checkpoint()`` (returns a token) and ``fgraph.revert(token)``,
-    which undoes every change made since, in reverse order; the graph's
-    structure, clients and node set are then exactly what they were.
+    Adds ``fgraph.checkpoint()`` (returns a :class:`Checkpoint`) and
+    ``fgraph.revert(checkpoint)``, which undoes every change made since, in
+    reverse order; the graph's structure, clients and node set are then exactly
+    what they were. Only changes made while some checkpoint is held are kept:
+    a graph rewritten for a long time does not accumulate a log.
+
+    >>> from lazygraph.graph.basic import Apply, Op, Type
+    >>> class Neg(Op):
+    ...     def make_node(self, x):
+    ...         return Apply(self, [x], [x.type()])
+    >>> x = Type()("x")
+    >>> fg = FunctionGraph([x], [Neg()(Neg()(x))])
+    >>> h = History()
+    >>> fg.attach_feature(h)
+    >>> fg.replace(fg.outputs[0], fg.inputs[0])  # no checkpoint held: not logged
+    >>> len(h.history[fg])
+    0
     """
 
     def __init__(self) -> None:
-        self.history: dict[FunctionGraph, list[tuple[Any, int, Variable, Variable]] | None] = {}
+        self._logs: dict[FunctionGraph, _Log] = {}
+
+    @property
+    def history(self) -> dict[FunctionGraph, list[tuple[Any, int, Variable, Variable]]]:
+        """The recorded changes per graph (oldest first) that a held checkpoint
+        may still revert, for inspection."""
+        for log in self._logs.values():
+            log.trim()
+        return {fg: log.entries for fg, log in self._logs.items()}
 
     def on_attach(self, fgraph: FunctionGraph) -> None:
         if hasattr(fgraph, "checkpoint"):
             raise AlreadyThere("a History is already attached")
-        self.history[fgraph] = []
-        fgraph.checkpoint = lambda: len(self.history[fgraph] or ())  # type: ignore[attr-defined]
+        self._logs[fgraph] = _Log()
+        fgraph.checkpoint = lambda: self.checkpoint(fgraph)  # type: ignore[attr-defined]
         fgraph.revert = lambda checkpoint: self.revert(fgraph, checkpoint)  # type: ignore[attr-defined]
 
     def on_detach(self, fgraph: FunctionGraph) -> None:
         del fgraph.checkpoint  # type: ignore[attr-defined]
         del fgraph.revert  # type: ignore[attr-defined]
-        del self.history[fgraph]
+        del self._logs[fgraph]
+
+    def checkpoint(self, fgraph: FunctionGraph) -> Checkpoint:
+        """A checkpoint at the current state of ``fgraph``; hold it to revert to it."""
+        log = self._logs[fgraph]
+        log.trim()
+        chk = Checkpoint(log.base + len(log.entries))
+        log.live.add(chk)
+        return chk
 
     def on_change_input(
         self,
@@ -125,21 +217,34 @@ class History(Feature):
         new_var: Variable,
         reason: str | None = None,
     ) -> None:
-        log = self.history.get(fgraph)
-        if log is not None:
-            log.append((node, i, old_var, new_var))
+        log = self._logs.get(fgraph)
+        if log is None or not log.recording:
+            return
+        if log.live:
+            log.entries.append((node, i, old_var, new_var))
+            return
+        # No checkpoint held: nothing can revert to before this change.
+        if log.entries:
+            log.trim()
+        log.base += 1
 
-    def revert(self, fgraph: FunctionGraph, checkpoint: int) -> None:
+    def revert(self, fgraph: FunctionGraph, checkpoint: Checkpoint | int) -> None:
         """Undo every change recorded after ``checkpoint``."""
-        log = self.history[fgraph]
-        assert log is not None
-        self.history[fgraph] = None  # do not record the undo itself
+        log = self._logs[fgraph]
+        position = checkpoint.__index__()
+        if position < log.base:
+            raise ValueError(
+                f"History.revert: {checkpoint!r} is older than the log (it starts at "
+                f"change {log.base}); keep the Checkpoint object that checkpoint() returned"
+            )
+        log.recording = False  # do not record the undo itself
+        entries = log.entries
         try:
-            while len(log) > checkpoint:
-                node, i, old_var, _new_var = log.pop()
+            while log.base + len(entries) > position:
+                node, i, old_var, _new_var = entries.pop()
                 fgraph.change_node_input(node, i, old_var, reason="revert", check=False)
         finally:
-            self.history[fgraph] = log
+            log.recording = True
 
 
 class Validator(Feature):

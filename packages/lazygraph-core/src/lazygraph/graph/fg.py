@@ -20,7 +20,7 @@ objects about every change, so that features such as ``History`` or
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any, Literal
 
 from lazygraph.graph.basic import Apply, Constant, Variable, _gc_paused
@@ -147,6 +147,8 @@ class FunctionGraph:
         self.variables: set[Variable] = set()
         self.clients: dict[Variable, ClientList] = {}
         self._features: list[Any] = []
+        # callback name -> the bound methods to call (see execute_callbacks)
+        self._callbacks: dict[str, list[Callable[..., Any]]] = {}
         self.update_mapping: dict[int, int] | None = None
 
         with _gc_paused():
@@ -177,10 +179,14 @@ class FunctionGraph:
     def add_output(
         self, var: Variable, reason: str | None = None, import_missing: bool = False
     ) -> None:
-        """Add ``var`` as a new graph output, importing what it needs."""
-        self.outputs.append(var)
+        """Add ``var`` as a new graph output, importing what it needs; features
+        hear of it through ``on_add_output(fgraph, var, index, reason)``."""
         self.import_var(var, reason=reason, import_missing=import_missing)
-        self.clients[var].append(("output", len(self.outputs) - 1))
+        self.outputs.append(var)
+        index = len(self.outputs) - 1
+        self.clients[var].append(("output", index))
+        if self._features:
+            self.execute_callbacks("on_add_output", var, index, reason)
 
     def _setup_var(self, var: Variable) -> None:
         if var not in self.clients:
@@ -199,28 +205,41 @@ class FunctionGraph:
         Pruning walks up iteratively: a node none of whose outputs is read any
         more is removed, and its inputs lose it as a client in turn.
         """
+        all_clients = self.clients
+        variables = self.variables
+        apply_nodes = self.apply_nodes
+        input_set = self._input_set
+        prune = self._callbacks_for("on_prune") if self._features else ()
         work = [(var, client)]
         while work:
             v, c = work.pop()
-            clients = self.clients[v]
+            clients = all_clients[v]
             clients.remove(c)
-            if clients or v in self._input_set:
+            if clients or v in input_set:
                 continue
             node = v.owner
             if node is None:
                 # A constant (or orphan) that nothing reads any more.
-                self.variables.discard(v)
-                del self.clients[v]
+                variables.discard(v)
+                del all_clients[v]
                 continue
-            if node not in self.apply_nodes:
+            if node not in apply_nodes:
                 continue
-            if any(self.clients.get(o) for o in node.outputs):
-                continue
-            self.apply_nodes.remove(node)
-            for o in node.outputs:
-                self.variables.discard(o)
-                self.clients.pop(o, None)
-            self.execute_callbacks("on_prune", node, reason)
+            outputs = node.outputs
+            if len(outputs) > 1:
+                read = False
+                for o in outputs:
+                    if all_clients.get(o):
+                        read = True
+                        break
+                if read:
+                    continue
+            apply_nodes.remove(node)
+            for o in outputs:
+                variables.discard(o)
+                all_clients.pop(o, None)
+            for fn in prune:
+                fn(self, node, reason)
             for i, inp in enumerate(node.inputs):
                 work.append((inp, (node, i)))
 
@@ -289,7 +308,7 @@ class FunctionGraph:
         clients = self.clients
         variables = self.variables
         apply_nodes = self.apply_nodes
-        callbacks = bool(self._features)
+        callbacks = self._callbacks_for("on_import") if self._features else ()
         for node in nodes:
             if node in apply_nodes:
                 continue
@@ -307,8 +326,8 @@ class FunctionGraph:
                         self._import_leaf(inp, import_missing)
                     cl = clients[inp]
                 cl.append((node, i))
-            if callbacks:
-                self.execute_callbacks("on_import", node, reason)
+            for fn in callbacks:
+                fn(self, node, reason)
 
     def _import_one(self, node: Apply, reason: str | None, import_missing: bool) -> None:
         self._import_nodes((node,), reason, import_missing)
@@ -340,14 +359,17 @@ class FunctionGraph:
         if old is new_var:
             return
         # Import before touching the graph, so a MissingInputError leaves it intact.
-        self.import_var(new_var, reason=reason, import_missing=import_missing)
+        if new_var not in self.variables:
+            self.import_var(new_var, reason=reason, import_missing=import_missing)
         if is_output:
             self.outputs[i] = new_var
         else:
             node.inputs[i] = new_var  # type: ignore[union-attr]
         self.clients[new_var].append((node, i))
         self.remove_client(old, (node, i), reason=reason)
-        self.execute_callbacks("on_change_input", node, i, old, new_var, reason)
+        if self._features:
+            for fn in self._callbacks_for("on_change_input"):
+                fn(self, node, i, old, new_var, reason)
 
     def replace(
         self,
@@ -399,12 +421,14 @@ class FunctionGraph:
             except AlreadyThere:
                 return
         self._features.append(feature)
+        self._callbacks.clear()
 
     def remove_feature(self, feature: Any) -> None:
         try:
             self._features.remove(feature)
         except ValueError:
             return
+        self._callbacks.clear()
         detach = getattr(feature, "on_detach", None)
         if detach is not None:
             detach(self)
@@ -414,10 +438,27 @@ class FunctionGraph:
         return list(self._features)
 
     def execute_callbacks(self, name: str, *args: Any) -> None:
-        for feature in self._features:
-            fn = getattr(feature, name, None)
-            if fn is not None:
-                fn(self, *args)
+        """Call ``feature.<name>(self, *args)`` on every feature that has it."""
+        for fn in self._callbacks_for(name):
+            fn(self, *args)
+
+    def _callbacks_for(self, name: str) -> list[Callable[..., Any]]:
+        # Cached per name until a feature is attached or removed; the no-op
+        # defaults a Feature subclass inherits are left out, so a change pays
+        # only for the features that listen to it.
+        fns = self._callbacks.get(name)
+        if fns is None:
+            from lazygraph.graph.features import Feature
+
+            noop = getattr(Feature, name, None)
+            fns = []
+            for feature in self._features:
+                fn = getattr(feature, name, None)
+                if fn is None or (noop is not None and getattr(fn, "__func__", None) is noop):
+                    continue
+                fns.append(fn)
+            self._callbacks[name] = fns
+        return fns
 
     def collect_callbacks(self, name: str, *args: Any) -> dict[Any, Any]:
         return {f: getattr(f, name)(self, *args) for f in self._features if hasattr(f, name)}
@@ -508,6 +549,27 @@ class FunctionGraph:
         for i, out in enumerate(self.outputs):
             if ("output", i) not in self.clients[out]:
                 raise AssertionError(f"output {i} ({out}) lacks its ('output', {i}) client")
+        self._check_acyclic(nodes)
+
+    def _check_acyclic(self, nodes: set[Apply]) -> None:
+        # Kahn's algorithm over the (now verified) clients: a node never freed
+        # lies on a cycle, which a replace whose new variable reads the old one
+        # would have made.
+        pending = {node: sum(inp.owner is not None for inp in node.inputs) for node in nodes}
+        ready = [node for node, n in pending.items() if n == 0]
+        done = 0
+        while ready:
+            node = ready.pop()
+            done += 1
+            for o in node.outputs:
+                for client, _ in self.clients[o]:
+                    if not isinstance(client, str):
+                        pending[client] -= 1
+                        if pending[client] == 0:
+                            ready.append(client)
+        if done != len(nodes):
+            stuck = sorted(str(node) for node, n in pending.items() if n > 0)
+            raise AssertionError(f"the graph has a cycle through {', '.join(stuck[:5])}")
 
     def clone_get_equiv(
         self, check_integrity: bool = True, attach_feature: bool = True

@@ -16,6 +16,7 @@ TensorType(float32, shape=(1, ?, 3))
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 from typing import Any, ClassVar
 
@@ -253,6 +254,15 @@ class SumToShape(Op):
 # -- Elemwise -------------------------------------------------------------------
 
 
+@functools.lru_cache(maxsize=4096)
+def _ufunc_out_dtype(fn: np.ufunc, dtypes: tuple[np.dtype, ...]) -> np.dtype | None:
+    """The output dtype of ``fn``'s loop for these input dtypes (None: no loop)."""
+    try:
+        return fn.resolve_dtypes((*dtypes, None))[-1]
+    except (TypeError, ValueError):
+        return None
+
+
 class Elemwise(Op):
     """``scalar_op`` applied elementwise with numpy broadcasting.
 
@@ -294,6 +304,8 @@ class Elemwise(Op):
 
     def perform(self, node: Apply, inputs: Sequence[Any], output_storage: Any) -> None:
         out_dtypes = [o.type.dtype for o in node.outputs]  # type: ignore[attr-defined]
+        if self.inplace_pattern and self._perform_into(inputs, out_dtypes[0], output_storage):
+            return
         results = self.scalar_op.impl(inputs, out_dtypes)
         for k, result in enumerate(results):
             if any(np.may_share_memory(result, x) for x in inputs):
@@ -302,6 +314,34 @@ class Elemwise(Op):
         for o, i in self.inplace_pattern:
             np.copyto(inputs[i], output_storage[o][0])
             output_storage[o][0] = inputs[i]
+
+    def _perform_into(self, inputs: Sequence[Any], out_dtype: str, output_storage: Any) -> bool:
+        """Compute straight into the destroyed input with the ufunc's ``out=``; False
+        (nothing done) unless the scalar op is a plain ufunc row whose own loop
+        already yields ``out_dtype`` (then the values are exactly what
+        :meth:`ScalarOp.impl` returns, without a temporary and a copy)."""
+        op = self.scalar_op
+        if len(self.inplace_pattern) != 1 or not isinstance(op, ScalarOp) or op.params:
+            return False
+        fn = op.row.fn
+        if not isinstance(fn, np.ufunc) or fn.nout != 1 or fn.nin != len(inputs):
+            return False
+        ((_, i),) = self.inplace_pattern
+        target = inputs[i]
+        dtype = np.dtype(out_dtype)
+        if type(target) is not np.ndarray or target.dtype != dtype or not target.flags.writeable:
+            return False
+        if not all(isinstance(x, np.ndarray | np.generic) for x in inputs):
+            return False
+        args = list(inputs)
+        if op.row.cast_inputs:  # as impl does
+            args = [x.astype(dtype) if x.dtype.kind in "biu" else x for x in args]
+        if _ufunc_out_dtype(fn, tuple(x.dtype for x in args)) != dtype:
+            return False
+        with np.errstate(all="ignore"):
+            fn(*args, out=target)
+        output_storage[0][0] = target
+        return True
 
     def infer_shape(self, fgraph: Any, node: Apply, input_shapes: Sequence[Any]) -> list[Any]:
         static = node.outputs[0].type.shape  # type: ignore[attr-defined]

@@ -13,7 +13,7 @@ built become the result's static shape. numpy's ``order=`` (memory layout) and
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import lazygraph.tensor as lt
@@ -25,8 +25,11 @@ from lazygraph.numpy._ufunc import ArrayLike, DTypeLike
 __all__ = [
     "arange",
     "array",
+    "asanyarray",
+    "ascontiguousarray",
     "copy",
     "diag",
+    "diag_indices",
     "empty",
     "empty_like",
     "eye",
@@ -34,6 +37,8 @@ __all__ = [
     "full",
     "full_like",
     "identity",
+    "indices",
+    "ix_",
     "linspace",
     "logspace",
     "meshgrid",
@@ -41,7 +46,9 @@ __all__ = [
     "ones_like",
     "tri",
     "tril",
+    "tril_indices",
     "triu",
+    "triu_indices",
     "zeros",
     "zeros_like",
 ]
@@ -71,6 +78,17 @@ def _shape(shape: Any) -> Any:
 
 def _dtype(dtype: DTypeLike) -> Any:
     return None if dtype is None else np.dtype(dtype)
+
+
+def _named(name: str, build: Callable[[], Array]) -> Array:
+    """``build()``, with errors raised below (``full``, ``numpy.dtype``)
+    renamed to name the public function ``name``."""
+    from lazygraph.numpy._ufunc import named_error
+
+    try:
+        return build()
+    except (TypeError, ValueError, IndexError) as exc:
+        raise named_error(name, exc) from exc.__cause__
 
 
 def array(
@@ -135,7 +153,7 @@ def zeros(
            [0., 0.]])
     """
     _check_order("zeros", order)
-    return wrap(lt.zeros(_shape(shape), dtype=_dtype(dtype) or "float64"))
+    return _named("zeros", lambda: wrap(lt.zeros(_shape(shape), dtype=_dtype(dtype) or "float64")))
 
 
 def ones(
@@ -152,7 +170,7 @@ def ones(
     array([1, 1, 1], dtype=int32)
     """
     _check_order("ones", order)
-    return wrap(lt.ones(_shape(shape), dtype=_dtype(dtype) or "float64"))
+    return _named("ones", lambda: wrap(lt.ones(_shape(shape), dtype=_dtype(dtype) or "float64")))
 
 
 def empty(
@@ -170,7 +188,7 @@ def empty(
     (2, 3)
     """
     _check_order("empty", order)
-    return wrap(lt.empty(_shape(shape), dtype=_dtype(dtype) or "float64"))
+    return _named("empty", lambda: wrap(lt.empty(_shape(shape), dtype=_dtype(dtype) or "float64")))
 
 
 def full(
@@ -466,3 +484,102 @@ def from_dlpack(x: Any, /, *, device: Any = None, copy: bool | None = None) -> A
     array([0, 1, 2])
     """
     return wrap(lt.as_tensor_variable(as_variable(np.from_dlpack(x))))
+
+
+def asanyarray(
+    a: Any, dtype: DTypeLike = None, order: str | None = None, *, like: Any = None
+) -> Array:
+    """``a`` as a lazy array (``numpy.asanyarray``; the same as ``asarray``).
+
+    >>> asanyarray([1, 2]).shape
+    (2,)
+    """
+    from lazygraph.numpy._convert import asarray
+
+    _check_order("asanyarray", order)
+    return asarray(a, dtype=dtype)
+
+
+def ascontiguousarray(a: Any, dtype: DTypeLike = None, *, like: Any = None) -> Array:
+    """``a`` as a lazy array of at least one dimension (``numpy.ascontiguousarray``;
+    lazy arrays have no memory layout to change).
+
+    >>> ascontiguousarray(5.0).shape
+    (1,)
+    """
+    from lazygraph.numpy._convert import asarray
+
+    result = asarray(a, dtype=dtype)
+    return wrap(lt.reshape(result._var, (1,))) if result.ndim == 0 else result
+
+
+def _index_constants(arrays: tuple[np.ndarray, ...]) -> tuple[Array, ...]:
+    return tuple(wrap(lt.constant(a)) for a in arrays)
+
+
+def triu_indices(n: int, k: int = 0, m: int | None = None) -> tuple[Array, ...]:
+    """The row and column indices of the upper triangle of an ``(n, m)`` array,
+    from the ``k``-th diagonal (``numpy.triu_indices``; sizes known when building).
+
+    >>> [i.compute() for i in triu_indices(2)]
+    [array([0, 0, 1]), array([0, 1, 1])]
+    """
+    return _index_constants(np.triu_indices(n, k, m))
+
+
+def tril_indices(n: int, k: int = 0, m: int | None = None) -> tuple[Array, ...]:
+    """The row and column indices of the lower triangle of an ``(n, m)`` array
+    (``numpy.tril_indices``).
+
+    >>> [i.compute() for i in tril_indices(2)]
+    [array([0, 1, 1]), array([0, 0, 1])]
+    """
+    return _index_constants(np.tril_indices(n, k, m))
+
+
+def diag_indices(n: int, ndim: int = 2) -> tuple[Array, ...]:
+    """The indices of the main diagonal of an ``n`` x ... x ``n`` array
+    (``numpy.diag_indices``).
+
+    >>> [i.compute() for i in diag_indices(2)]
+    [array([0, 1]), array([0, 1])]
+    """
+    return _index_constants(np.diag_indices(n, ndim))
+
+
+def indices(dimensions: Any, dtype: DTypeLike = int, sparse: bool = False) -> Any:
+    """A grid of the indices of an array of shape ``dimensions``
+    (``numpy.indices``): one array stacked along the first axis, or a tuple of
+    broadcastable arrays with ``sparse=True``.
+
+    >>> indices((2, 2)).compute()[0]
+    array([[0, 0],
+           [1, 1]])
+    """
+    grid = np.indices(tuple(dimensions), dtype=dtype, sparse=sparse)
+    if sparse:
+        return _index_constants(tuple(grid))
+    return wrap(lt.constant(grid))
+
+
+def ix_(*args: ArrayLike) -> tuple[Array, ...]:
+    """Open-mesh index arrays from 1-d sequences, for indexing the cross product
+    (``numpy.ix_``; boolean sequences become the indices of their true entries).
+
+    >>> [a.shape for a in ix_([0, 1], [2, 0, 1])]
+    [(2, 1), (1, 3)]
+    """
+    out = []
+    n = len(args)
+    for k, seq in enumerate(args):
+        v = lt.as_tensor_variable(as_variable(seq))
+        if v.ndim != 1:
+            raise ValueError("Cross index must be 1 dimensional")
+        if v.type.shape[0] == 0 and not isinstance(seq, Array):
+            v = lt.cast(v, "int64")  # numpy: an empty sequence is an empty index
+        if np.dtype(v.dtype).kind == "b":
+            (v,) = lt.nonzero(v)
+        shape = [1] * n
+        shape[k] = -1
+        out.append(wrap(lt.reshape(v, shape)))
+    return tuple(out)

@@ -28,6 +28,7 @@ __all__ = [
     "float_power",
     "heaviside",
     "imag",
+    "interp",
     "iscomplex",
     "iscomplexobj",
     "isneginf",
@@ -281,7 +282,10 @@ def heaviside(x1: ArrayLike, x2: ArrayLike, /, out: None = None, **kwargs: Any) 
     def step(x: Any, h: Any) -> Any:
         dtype = lt.result_type(x, h)
         if np.dtype(dtype).kind not in "fc":
-            dtype = lt.upcast_to_float(dtype)
+            # numpy's first float loop both inputs cast to safely (no float16 here).
+            strong = [np.dtype(v.dtype) for v in (x, h) if not lt.is_weak_scalar(v)]
+            fits = all(np.can_cast(d, np.float32) for d in strong)
+            dtype = "float32" if strong and fits else "float64"
         if np.dtype(dtype).kind == "c":
             raise TypeError("heaviside: ufunc 'heaviside' not supported for complex input")
         x = lt.cast(x, dtype) if not lt.is_weak_scalar(x) else float(x)
@@ -297,7 +301,7 @@ def sinc(x: ArrayLike) -> Array:
     """The normalized sinc ``sin(pi x) / (pi x)``, 1 at 0 (``numpy.sinc``).
 
     >>> sinc([0.0, 0.5, 1.0]).compute().round(6)
-    array([1.      , 0.63662 , 0.      ])
+    array([1.     , 0.63662, 0.     ])
     """
     v = lt.as_tensor_variable(as_variable(x))
     if np.dtype(v.dtype).kind not in "fc":
@@ -324,3 +328,57 @@ def float_power(x1: ArrayLike, x2: ArrayLike, /, out: None = None, **kwargs: Any
         return lt.pow(lt.cast(a, dtype), lt.cast(b, dtype))
 
     return apply_ufunc("float_power", power64, (x1, x2), out, kwargs)
+
+
+def interp(
+    x: ArrayLike,
+    xp: ArrayLike,
+    fp: ArrayLike,
+    left: Any = None,
+    right: Any = None,
+    period: Any = None,
+) -> Array:
+    """Piecewise-linear interpolation of the points ``(xp, fp)`` (``xp``
+    increasing) at ``x`` (``numpy.interp``); ``left``/``right`` (default
+    ``fp[0]``/``fp[-1]``) outside ``xp``'s range.
+
+    >>> interp([0.5, 2.5, 9.0], [0.0, 1.0, 3.0], [0.0, 10.0, 30.0]).compute()
+    array([ 5., 25., 30.])
+    """
+    if period is not None:
+        raise NotImplementedError("interp: period= is not supported by lazygraph")
+    xv = lt.as_tensor_variable(as_variable(x))
+    xpv = lt.as_tensor_variable(as_variable(xp))
+    fpv = lt.as_tensor_variable(as_variable(fp))
+    if xpv.ndim != 1 or fpv.ndim != 1:
+        raise ValueError("interp: xp and fp must be 1-d sequences")
+    n, nf = xpv.type.shape[0], fpv.type.shape[0]
+    if n is not None and nf is not None and n != nf:
+        raise ValueError("fp and xp are not of the same length.")
+    if n == 0:
+        raise ValueError("array of sample points is empty")
+    out_dtype = "complex128" if np.dtype(fpv.dtype).kind == "c" else "float64"
+    xv, xpv = lt.cast(xv, "float64"), lt.cast(xpv, "float64")
+    fpv = lt.cast(fpv, out_dtype)
+    size = lt.shape_tuple(xpv)[0]
+    last = lt.subtract(size, 1)
+    # j: the last sample point <= x, within [0, n - 2] (or 0 for one point).
+    j = lt.subtract(lt.searchsorted(xpv, xv, side="right"), 1)
+    j = lt.clip(j, 0, lt.maximum(lt.subtract(size, 2), 0))
+    j1 = lt.minimum(lt.add(j, 1), last)
+    x0, x1 = lt.take(xpv, j), lt.take(xpv, j1)
+    f0, f1 = lt.take(fpv, j), lt.take(fpv, j1)
+    slope = lt.divide(lt.subtract(f1, f0), lt.subtract(x1, x0))
+    inside = lt.add(lt.multiply(slope, lt.subtract(xv, x0)), f0)
+    # As numpy's kernel: a NaN (from an infinite slope) retried from the right
+    # end, then the common value of a flat segment; sample points give exact values.
+    retry = lt.add(lt.multiply(slope, lt.subtract(xv, x1)), f1)
+    inside = lt.where(lt.isnan(inside), retry, inside)
+    inside = lt.where(lt.logical_and(lt.isnan(inside), lt.equal(f0, f1)), f0, inside)
+    inside = lt.where(lt.equal(xv, x0), f0, inside)
+    inside = lt.where(lt.equal(xv, x1), f1, inside)
+    lo = lt.take(fpv, 0) if left is None else lt.cast(as_variable(left), out_dtype)
+    hi = lt.take(fpv, last) if right is None else lt.cast(as_variable(right), out_dtype)
+    result = lt.where(lt.less(xv, lt.take(xpv, 0)), lo, inside)
+    result = lt.where(lt.greater(xv, lt.take(xpv, last)), hi, result)
+    return wrap(lt.where(lt.isnan(xv), lt.add(xv, lt.zeros((), dtype=out_dtype)), result))

@@ -95,6 +95,9 @@ def _nanvar(name: str, a: ArrayLike, axis: Any, dtype: Any, ddof: float, keepdim
     x = _tensor(a)
     if np.dtype(x.dtype).kind not in "fc":
         return lt.var(x, axis=_axis(axis), dtype=dtype, keepdims=keepdims, correction=ddof)
+
+    if x.ndim == 0 and type(axis) is int and axis in (0, -1):
+        axis = None  # numpy's float path reduces a 0-d array over "axis 0" as over every axis
     if dtype is not None:
         x = lt.cast(x, dtype)
     valid = lt.logical_not(lt.isnan(x))
@@ -167,9 +170,7 @@ def _quantile(
     # The result dtype: ``a``'s promoted with ``q``'s, a Python scalar ``q`` weak.
     dtype = lt.result_type(flat, q.item() if weak else q.dtype)
     if n == 0:
-        if q.size and flat.type.shape[:-1] and 0 in flat.type.shape[:-1]:
-            pass  # no slices to take quantiles of: an empty result
-        elif q.size:
+        if q.size:
             raise IndexError(f"{name}: index 0 is out of bounds for axis 0 with size 0")
         shape = [*(sizes[i] for i in kept), *q.shape]
         result = lt.zeros(shape, dtype=lt.result_type(dtype, 0.5))
@@ -272,15 +273,21 @@ def cov(
     x = _tensor(m)
     if x.ndim > 2:
         raise ValueError("m has more than 2 dimensions")
-    dt = np.dtype(dtype) if dtype is not None else np.result_type(np.dtype(x.dtype), np.float64)
+    w = None if y is None else _tensor(y)
+    if w is not None and w.ndim > 2:
+        raise ValueError("y has more than 2 dimensions")
+    if dtype is not None:
+        dt = np.dtype(dtype)
+    else:
+        dt = np.result_type(*(np.dtype(v.dtype) for v in (x, w) if v is not None), np.float64)
+    ndim = x.ndim
     x = lt.cast(x, dt)
     x = lt.reshape(x, (1, -1)) if x.ndim < 2 else x
-    if not rowvar and x.type.shape[0] != 1:
+    if not rowvar and ndim != 1:
         x = lt.transpose(x)
-    if y is not None:
-        w = _tensor(y)
-        if w.ndim > 2:
-            raise ValueError("y has more than 2 dimensions")
+    if x.type.shape[0] == 0:
+        return wrap(lt.zeros((0, 0), dtype="float64"))
+    if w is not None:
         w = lt.cast(w, dt)
         w = lt.reshape(w, (1, -1)) if w.ndim < 2 else w
         if not rowvar and w.type.shape[0] != 1:

@@ -137,6 +137,9 @@ class Transformed:
     ) -> None:
         if not callable(fun):
             raise TypeError(f"{name}: expected a callable, got {type(fun).__name__}")
+        # Name and docstring only: copying ``fun.__dict__`` would copy another
+        # transform's state when transforms are stacked.
+        functools.update_wrapper(self, fun, updated=())
         self._fun = fun
         self._build = build
         self._name = name
@@ -145,11 +148,10 @@ class Transformed:
         self._static = tuple(sorted(set(static_argnums)))
         self._mode = mode
         self._entries: dict[Any, _Compiled] = {}
-        # (dtype, shape) per positional argument -> entry, for calls whose
-        # arguments are all plain ndarrays (no kwargs, no static arguments).
+        # (class, dtype, shape) per positional argument -> entry, for calls
+        # whose arguments are all plain ndarrays (no kwargs, no static arguments).
         self._fast: dict[tuple[Any, ...], _Compiled] = {}
         self.trace_count = 0
-        functools.update_wrapper(self, fun)
 
     def __repr__(self) -> str:
         return f"<{self._name} of {getattr(self._fun, '__qualname__', self._fun)!r}>"

@@ -18,7 +18,46 @@ from lazygraph.numpy._convert import as_variable, wrap
 from lazygraph.numpy._ufunc import ArrayLike, reject_out
 from lazygraph.tensor.shape import normalize_axis
 
-__all__ = ["all", "allclose", "any", "array_equal", "array_equiv", "diff", "isclose"]
+__all__ = [
+    "all",
+    "allclose",
+    "any",
+    "array_equal",
+    "array_equiv",
+    "diff",
+    "errstate",
+    "get_printoptions",
+    "geterr",
+    "isclose",
+    "isscalar",
+    "printoptions",
+    "set_printoptions",
+    "seterr",
+    "trapezoid",
+]
+
+# numpy's own: lazy arrays print through numpy, and computing runs numpy kernels
+# (python backend) under numpy's floating-point error state.
+errstate = np.errstate
+seterr = np.seterr
+geterr = np.geterr
+printoptions = np.printoptions
+set_printoptions = np.set_printoptions
+get_printoptions = np.get_printoptions
+
+
+def isscalar(element: Any) -> bool:
+    """Whether ``element`` is a scalar: Python and numpy scalars, never an array,
+    lazy 0-d arrays included (``numpy.isscalar``).
+
+    >>> zero_d = any([True])
+    >>> isscalar(3.0), isscalar([3.0]), isscalar(zero_d)
+    (True, False, False)
+    """
+    if isinstance(element, Array):
+        return False
+    return bool(np.isscalar(element))
+
 
 _NO_VALUE: Any = object()
 
@@ -208,3 +247,28 @@ def array_equiv(a1: ArrayLike, a2: ArrayLike) -> bool:
     except ValueError:
         return False
     return _all_true(wrap(lt.equal(x, y)))
+
+
+def trapezoid(y: ArrayLike, x: ArrayLike = None, dx: float = 1.0, axis: int = -1) -> Array:
+    """The integral of ``y`` along ``axis`` by the trapezoidal rule, with sample
+    points ``x`` or spacing ``dx`` (``numpy.trapezoid``).
+
+    >>> trapezoid([1.0, 2.0, 3.0], x=[0.0, 1.0, 3.0]).compute()
+    array(6.5)
+    """
+    yv = lt.as_tensor_variable(as_variable(y))
+    ax = normalize_axis(axis, yv.ndim, "trapezoid")
+    if x is None:
+        d: Any = dx
+    else:
+        xv = lt.as_tensor_variable(as_variable(x))
+        d = diff(wrap(xv), axis=-1 if xv.ndim == 1 else ax)._var
+        if xv.ndim == 1:
+            shape = [1] * yv.ndim
+            shape[ax] = -1
+            d = lt.reshape(d, shape)
+    hi = [slice(None)] * yv.ndim
+    lo = [slice(None)] * yv.ndim
+    hi[ax], lo[ax] = slice(1, None), slice(None, -1)
+    pairs = lt.add(lt.getitem(yv, tuple(hi)), lt.getitem(yv, tuple(lo)))
+    return wrap(lt.sum(lt.divide(lt.multiply(d, pairs), 2.0), axis=ax))

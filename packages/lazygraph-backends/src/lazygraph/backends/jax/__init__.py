@@ -39,6 +39,9 @@ class JaxBackend:
     excluded_tags: tuple[str, ...] = ("fusion", "inplace")
     #: how many compiled programs are kept, least recently used dropped
     cache_size = 512
+    #: copy results into writable numpy arrays (False: XLA's own buffers,
+    #: read-only, no copy; saves a pass over large outputs)
+    writable_outputs = True
 
     def __init__(self) -> None:
         self._cache: OrderedDict[Any, Any] = OrderedDict()
@@ -76,6 +79,7 @@ class JaxBackend:
             _hashable(out_shardings),
             device_arrays,
             donate,
+            self.writable_outputs,
         )
         try:
             structure, order = structural_key(fgraph.inputs, fgraph.outputs)
@@ -95,6 +99,7 @@ class JaxBackend:
             out_shardings=out_shardings,
             device_arrays=device_arrays,
             donate=donate,
+            writable=self.writable_outputs,
         )
         if key is not None:
             with self._lock:

@@ -74,18 +74,28 @@ def _arange_len(op: ARangeLength, node: Apply, ctx: Context) -> Fn:
 
 @register(Linspace)
 def _linspace(op: Linspace, node: Apply, ctx: Context) -> Fn:
+    # numpy's own algorithm (not jnp.linspace), so inf/NaN ends and num=1 agree
     def run(start: Any, stop: Any) -> list[Any]:
-        compute = "float64" if np.dtype(op.dtype).kind in "biu" else op.dtype
-        out = jnp.linspace(
-            jnp.asarray(start).astype(compute),
-            jnp.asarray(stop).astype(compute),
-            op.num,
-            endpoint=op.endpoint,
-            axis=op.axis,
-        )
+        start, stop = jnp.asarray(start), jnp.asarray(stop)
+        dt = jnp.result_type(start, stop, float)
+        start, stop = start.astype(dt), stop.astype(dt)
+        num = op.num
+        div = (num - 1) if op.endpoint else num
+        delta = stop - start
+        y = jnp.arange(num, dtype=dt).reshape((-1,) + (1,) * delta.ndim)
+        if div > 0:
+            step = delta / div
+            y = jnp.where(jnp.any(step == 0), y / div * delta, y * step)
+        else:
+            y = y * delta
+        y = y + start
+        if op.endpoint and num > 1:
+            y = y.at[-1].set(stop)
+        if op.axis != 0:
+            y = jnp.moveaxis(y, 0, op.axis)
         if np.dtype(op.dtype).kind in "iu":
-            out = jnp.floor(out)
-        return [out.astype(op.dtype)]
+            y = jnp.floor(y)
+        return [y.astype(op.dtype)]
 
     return run
 

@@ -15,6 +15,7 @@ from collections.abc import Callable
 from typing import Any
 
 import jax.numpy as jnp
+import numpy as np
 
 from lazygraph.backends.jax.dispatch import Context, register
 from lazygraph.graph.basic import Apply
@@ -57,8 +58,13 @@ def _compute(op: FFT, x: Any) -> Any:
 
 @register(FFT)
 def _fft(op: FFT, node: Apply, ctx: Context) -> Fn:
+    out_dtype = np.dtype(node.outputs[0].type.dtype)  # type: ignore[attr-defined]
+    real = np.dtype("float32") if out_dtype in (np.complex64, np.float32) else np.dtype("float64")
+
     def run(x: Any) -> list[Any]:
         x = jnp.asarray(x)
+        if x.dtype.kind in "biu":  # jnp would transform integers in float32
+            x = x.astype(real)
         op._check_sizes(x.shape[op.axes[-1]], x.shape)
         out = _compute(op, x)
         if op.real_out:

@@ -21,6 +21,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+import jax
 import jax.numpy as jnp
 import numpy as np
 
@@ -113,7 +114,10 @@ def _cholesky(op: Cholesky, node: Apply, ctx: Context) -> Fn:
 
     def run(x: Any) -> list[Any]:
         x = jnp.asarray(x).astype(dtype)
-        out = jnp.linalg.cholesky(x, upper=op.upper)
+        # numpy reads only the lower triangle; jnp would symmetrize the input
+        out = jax.lax.linalg.cholesky(x, symmetrize_input=False)
+        if op.upper:
+            out = jnp.conj(jnp.swapaxes(out, -1, -2))
         _finite_in_bad_out(ctx, x, out, "Matrix is not positive definite")
         return [out]
 
@@ -127,7 +131,9 @@ def _eigh(op: Eigh, node: Apply, ctx: Context) -> Fn:
     dtype = _dtype(node)
 
     def run(x: Any) -> list[Any]:
-        return [jnp.linalg.eigvalsh(jnp.asarray(x).astype(dtype), UPLO=op.UPLO)]
+        x = jnp.asarray(x).astype(x.dtype if np.dtype(x.dtype).kind == "c" else dtype)
+        # numpy reads only the UPLO triangle; jnp would symmetrize the input
+        return [jnp.linalg.eigh(x, UPLO=op.UPLO, symmetrize_input=False)[0]]
 
     return run
 

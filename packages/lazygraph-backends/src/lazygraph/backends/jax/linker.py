@@ -14,7 +14,6 @@ unless ``device_arrays=True`` was asked for.
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -147,6 +146,24 @@ def _stages(steps: list[_Step]) -> tuple[list[list[_Step]], list[list[_Step]]]:
     return jit_steps, host_steps
 
 
+def _numpy_error(node: Apply, values: Sequence[Any]) -> None:
+    """Raise the error numpy's ``perform`` gives for inputs of these shapes and
+    dtypes (jax reports bad shapes as ``TypeError`` while tracing, numpy as
+    ``ValueError``); return if it gives none."""
+    dummies = []
+    for v in values:
+        if _is_concrete(v):
+            dummies.append(np.asarray(v))
+        else:
+            dummies.append(np.zeros(np.shape(v), dtype=v.dtype))
+    try:
+        _perform(node, dummies)
+    except TypeError:
+        return
+    except Exception as exc:
+        raise exc from None
+
+
 def _trace_segment(seg: _Segment, flat: bool = False) -> Callable[..., Any]:
     n_dynamic = len(seg.inputs)
 
@@ -170,7 +187,11 @@ def _trace_segment(seg: _Segment, flat: bool = False) -> Callable[..., Any]:
             if step.fold and all(map(_is_concrete, values)):
                 outs = _perform(node, values)
             else:
-                outs = step.fn(*values)  # type: ignore[misc]
+                try:
+                    outs = step.fn(*values)  # type: ignore[misc]
+                except TypeError:
+                    _numpy_error(node, values)
+                    raise
             for o, value in zip(node.outputs, outs, strict=True):
                 env[o] = _cast_to(value, o)
         results = [_value(env, v) for v in seg.outputs]
@@ -193,7 +214,7 @@ class _Program:
     inputs: list[Variable]
     outputs: list[Variable]
     device_arrays: bool
-    lock: threading.Lock = field(default_factory=threading.Lock)
+    writable: bool = True
 
     def __call__(self, *args: Any) -> list[Any]:
         env: dict[Variable, Any] = dict(zip(self.inputs, args, strict=True))
@@ -220,7 +241,7 @@ class _Program:
                     out.append(value)
                 else:
                     arr = np.asarray(value)
-                    if not arr.flags.writeable or v.owner is None:
+                    if (self.writable and not arr.flags.writeable) or v.owner is None:
                         arr = arr.copy()
                     out.append(arr)
         return out
@@ -235,28 +256,30 @@ def _call_flat(seg: _Segment, dyn: list[Any]) -> list[Any] | None:
     two, or None when the call does not qualify (large, or an output smaller than
     the full broadcast shape)."""
     shapes = [np.shape(a) for a in dyn]
-    try:
-        full = np.broadcast_shapes(*shapes)
-    except ValueError:
-        return None
-    n = int(np.prod(full, dtype=np.int64))
-    if n > FLAT_LIMIT:
+    if sum(int(np.prod(s, dtype=np.int64)) for s in shapes) > len(shapes) * FLAT_LIMIT:
         return None
     shape_of: dict[Variable, tuple[int, ...]] = dict(zip(seg.inputs, shapes, strict=True))
     for step in seg.steps:
-        ins = [shape_of.get(v, ()) for v in step.node.inputs]
+        ins = [shape_of[v] if v in shape_of else np.shape(v.data) for v in step.node.inputs]
         try:
             out = np.broadcast_shapes(*ins)
         except ValueError:
             return None
         for o in step.node.outputs:
             shape_of[o] = out
+    full = shape_of[seg.outputs[0]] if seg.outputs else ()
     if any(shape_of[o] != full for o in seg.outputs):
+        return None
+    n = int(np.prod(full, dtype=np.int64))
+    if n > FLAT_LIMIT or any(len(s) > len(full) for s in shapes):
         return None
     size = 0 if n == 0 else 1 << (n - 1).bit_length()
     flat = []
     for a in dyn:
-        v = np.broadcast_to(np.asarray(a), full).reshape(-1)
+        try:
+            v = np.broadcast_to(np.asarray(a), full).reshape(-1)
+        except ValueError:
+            return None
         flat.append(np.pad(v, (0, size - n), mode="edge") if n else v)
     results, flags = seg.flat_jitted(*flat)
     if flags is not None:
@@ -296,12 +319,14 @@ def compile_graph(
     out_shardings: Any = None,
     device_arrays: bool = False,
     donate: bool = False,
+    writable: bool = True,
 ) -> _Program:
     """The callable computing ``fgraph`` on JAX (see the module docstring).
 
     ``in_shardings`` / ``out_shardings`` are handed to ``jax.jit`` (one entry per
     graph input / output, or one for all); they need the graph to be a single
     jitted segment. ``donate`` lets XLA reuse the buffers of the inputs.
+    ``writable=False`` returns XLA's buffers as read-only numpy arrays (no copy).
     """
     steps, static = _classify(fgraph)
     jit_steps, host_steps = _stages(steps)
@@ -359,7 +384,9 @@ def compile_graph(
             if not kwargs.get("in_shardings") and not donate and _flat_eligible(seg):
                 seg.flat_jitted = jax.jit(_trace_segment(seg, flat=True))
         segments.append(seg)
-    return _Program(segments, host_steps, list(fgraph.inputs), list(fgraph.outputs), device_arrays)
+    return _Program(
+        segments, host_steps, list(fgraph.inputs), list(fgraph.outputs), device_arrays, writable
+    )
 
 
 def _check_shardable(

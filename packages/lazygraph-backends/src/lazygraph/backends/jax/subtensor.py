@@ -23,7 +23,7 @@ from typing import Any
 import jax.numpy as jnp
 import numpy as np
 
-from lazygraph.backends.jax.dispatch import Context, register
+from lazygraph.backends.jax.dispatch import Context, Unsupported, register
 from lazygraph.graph.basic import Apply
 from lazygraph.tensor.advanced_subtensor import (
     AdvancedIncSubtensor,
@@ -53,6 +53,15 @@ def _validate(shape: tuple[int, ...], idx: tuple) -> None:
     dummy[idx]
 
 
+def _fit(y: Any, target: tuple[int, ...]) -> Any:
+    """``y`` without the leading size-1 axes numpy drops when assigning into a
+    slot of shape ``target``."""
+    extra = y.ndim - len(target)
+    if extra > 0 and all(s == 1 for s in y.shape[:extra]):
+        return jnp.reshape(y, y.shape[extra:])
+    return y
+
+
 @register(Subtensor, static=lambda node: _index_positions(node, 1))
 def _subtensor(op: Subtensor, node: Apply, ctx: Context) -> Fn:
     def run(x: Any, *values: Any) -> list[Any]:
@@ -69,9 +78,11 @@ def _inc_subtensor(op: IncSubtensor, node: Apply, ctx: Context) -> Fn:
         idx = numpy_index(op.idx_list, values, basic=True)
         _validate(np.shape(x), idx)
         x = jnp.asarray(x)
-        y = jnp.asarray(y).astype(x.dtype)
+        y = _fit(jnp.asarray(y).astype(x.dtype), np.shape(x[idx]))
         if op.set_instead_of_inc:
             return [x.at[idx].set(y)]
+        if x.dtype == jnp.bool_:  # numpy's bool addition is logical or
+            return [x.at[idx].max(y)]
         return [x.at[idx].add(y)]
 
     return run
@@ -107,7 +118,7 @@ def _advanced_index(
                 if dim < np.ndim(x):
                     size = np.shape(x)[dim]
                     ctx.check(
-                        jnp.any((e < -size) | (e >= size)),
+                        _out_of_bounds(e, size),
                         IndexError,
                         f"index out of bounds for axis {dim} with size {size}",
                     )
@@ -164,9 +175,11 @@ def _advanced_inc_subtensor(op: AdvancedIncSubtensor, node: Apply, ctx: Context)
         idx = build(x, values)
         _shape_check(x, idx)
         x = jnp.asarray(x)
-        y = jnp.asarray(y).astype(x.dtype)
+        y = _fit(jnp.asarray(y).astype(x.dtype), np.shape(x[idx]))
         if op.set_instead_of_inc:
             return [x.at[idx].set(y)]
+        if x.dtype == jnp.bool_:  # numpy's bool addition is logical or
+            return [x.at[idx].max(y)]
         if op.accumulate:
             return [x.at[idx].add(y)]
         # numpy's x[idx] += y reads then writes: a repeated index counts once
@@ -175,9 +188,25 @@ def _advanced_inc_subtensor(op: AdvancedIncSubtensor, node: Apply, ctx: Context)
     return run
 
 
+def _out_of_bounds(indices: Any, size: int) -> Any:
+    """Whether any index is outside ``[-size, size)``, without converting
+    ``-size`` or ``size`` to the index dtype (an unsigned or narrow dtype would
+    wrap them and flag valid indices)."""
+    indices = jnp.asarray(indices)
+    if not jnp.issubdtype(indices.dtype, jnp.integer):
+        return jnp.any((indices < -size) | (indices >= size))
+    info = jnp.iinfo(indices.dtype)
+    bad = jnp.zeros(indices.shape, bool)
+    if size <= info.max:
+        bad = bad | (indices >= size)
+    if info.min < 0 and -size >= info.min:
+        bad = bad | (indices < -size)
+    return jnp.any(bad)
+
+
 def _bounds(ctx: Context, indices: Any, size: int, what: str) -> None:
     ctx.check(
-        jnp.any((indices < -size) | (indices >= size)),
+        _out_of_bounds(indices, size),
         IndexError,
         f"{what}: index out of bounds for axis with size {size}",
     )
@@ -211,13 +240,18 @@ def _take_along_axis(op: TakeAlongAxis, node: Apply, ctx: Context) -> Fn:
         if x.shape[axis] == 0:
             other = (*x.shape[:axis], indices.shape[axis], *x.shape[axis + 1 :])
             return [jnp.zeros(np.broadcast_shapes(other, indices.shape), x.dtype)]
-        return [jnp.take_along_axis(x, indices, axis=axis, mode="wrap")]
+        size = x.shape[axis]
+        indices = jnp.where(indices < 0, indices + size, indices)
+        return [jnp.take_along_axis(x, indices, axis=axis, mode="clip")]
 
     return run
 
 
 @register(IncAlongAxis)
 def _inc_along_axis(op: IncAlongAxis, node: Apply, ctx: Context) -> Fn:
+    if node.inputs[0].type.dtype == "bool":  # type: ignore[attr-defined]
+        raise Unsupported("bool IncAlongAxis runs through numpy")
+
     def run(x: Any, indices: Any, y: Any) -> list[Any]:
         x, indices = jnp.asarray(x), jnp.asarray(indices)
         y = jnp.asarray(y).astype(x.dtype)

@@ -18,7 +18,10 @@ module source whose text does not match its name's hash is rewritten.
 The directory is ``config.cache_dir`` (``LAZYGRAPH_CACHE_DIR``) or a per-user
 default (``$XDG_CACHE_HOME/lazygraph``, else ``~/.cache/lazygraph``), with a
 ``numba-v<format>`` subdirectory, created with mode 0700. When it cannot be
-created, kernels compile in memory only.
+created, kernels compile in memory only. Loading an entry runs its code, so an
+entry is only loaded when the directories and its files belong to this user
+and the directories are not writable by group or others; otherwise a
+:class:`CacheWarning` says why and the kernel compiles in memory.
 
 >>> mod = load_source("def kernel(x):\\n    return x + 1\\n")
 >>> mod.kernel(1)
@@ -32,6 +35,7 @@ import hashlib
 import importlib.util
 import json
 import os
+import stat
 import sys
 import threading
 import warnings
@@ -220,6 +224,41 @@ def _exec_in_memory(source: str, name: str) -> ModuleType:
     return module
 
 
+def _untrusted_reason(path: Path) -> str | None:
+    """Why ``path`` must not be loaded from (generated code is code execution),
+    or ``None``: it must belong to this user, and a directory must not be
+    writable by group or others."""
+    try:
+        st = path.lstat()
+    except FileNotFoundError:
+        return None
+    except OSError as exc:
+        return f"it cannot be inspected ({exc})"
+    if st.st_uid != os.getuid():
+        return f"it is owned by uid {st.st_uid}, not by this user (uid {os.getuid()})"
+    if stat.S_ISDIR(st.st_mode) and st.st_mode & (stat.S_IWGRP | stat.S_IWOTH):
+        return f"it is writable by group or others (mode {stat.S_IMODE(st.st_mode):o})"
+    return None
+
+
+def _trusted(root: Path, stem: str) -> bool:
+    """Whether the cache directory and ``stem``'s entry may be loaded; warns
+    (and the caller compiles in memory) when not."""
+    pycache = root / "__pycache__"
+    paths = [root.parent, root, pycache, root / f"{stem}.py", *_cache_files(root, stem)]
+    for path in paths:
+        problem = _untrusted_reason(path)
+        if problem is not None:
+            warnings.warn(
+                f"lazygraph numba cache: not loading from {path}: {problem}; "
+                "compiling in memory instead",
+                CacheWarning,
+                stacklevel=4,
+            )
+            return False
+    return True
+
+
 def load_source(source: str, persist: bool = True) -> ModuleType:
     """The module of ``source`` (generated kernel code), loaded once per process,
     from the disk cache when ``persist`` and a cache directory is available."""
@@ -232,6 +271,8 @@ def load_source(source: str, persist: bool = True) -> ModuleType:
         if pending:
             flush_pending()
         root = cache_root() if persist else None
+        if root is not None and not _trusted(root, stem):
+            root = None
         if root is None:
             module = _exec_in_memory(source.replace("cache=True", "cache=False"), stem)
         else:

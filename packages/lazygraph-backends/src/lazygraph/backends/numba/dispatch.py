@@ -84,6 +84,7 @@ def _ensure_registered() -> None:
         blas,
         elemwise,
         fused,
+        join,
         reduction,
         shape,
         subtensor,

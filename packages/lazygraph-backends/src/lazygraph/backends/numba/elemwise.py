@@ -10,7 +10,10 @@ ndim and its inputs' ndims and dtypes (no sizes, no static shapes):
 - an operand axis of size 1 is read at index 0 (a multiplier of 0 or 1 per
   axis, computed once per call), so no broadcast views are built;
 - an output in the op's ``inplace_pattern`` is written into its input's buffer
-  instead of a new array.
+  instead of a new array; a new output of 4 MiB or more asks for transparent
+  huge pages (:func:`~lazygraph.backends.numba.helpers.hugepage_hint`), as
+  numpy's allocator does, which saves most of the page-fault time of
+  streaming kernels.
 
 Sizes never appear in the source, so one compiled kernel serves every size.
 
@@ -114,7 +117,7 @@ def elemwise_source(node: Apply) -> str:
         if j in inplace:
             lines.append(f"    o{j} = x{inplace[j]}")
         else:
-            lines.append(f"    o{j} = np.empty({shape}, {_np_dtype(dtype)})")
+            lines.append(f"    o{j} = hugepage_hint(np.empty({shape}, {_np_dtype(dtype)}))")
     outs_tuple = "(" + "".join(f"o{j}, " for j in range(len(out_dtypes))) + ")"
     indent = "    "
     for k in range(ndim):

@@ -14,15 +14,17 @@ nopython code; called from Python they compile on first use.
 from __future__ import annotations
 
 import math
+import sys
 
 import numpy as np
-from numba import njit
+from numba import njit, types
 
 __all__ = [
     "cast_float_int",
     "cast_float_uint64",
     "float_floor_divide",
     "float_remainder",
+    "hugepage_hint",
     "int_floor_divide",
     "int_fmod",
     "int_power",
@@ -224,3 +226,33 @@ def log1mexp(a, minus_ln2):  # type: ignore[no-untyped-def]
     if a > minus_ln2:
         return np.log(-np.expm1(a))
     return np.log1p(-np.exp(a))
+
+
+_MADV_HUGEPAGE = 14
+_HUGE = 2 * 1024 * 1024
+
+if sys.platform.startswith("linux"):
+    # Bound by symbol name at link time (not by address), so kernels calling it
+    # stay cacheable on disk.
+    _madvise = types.ExternalFunction("madvise", types.int32(types.uintp, types.uintp, types.int32))
+
+    @njit(**_OPTS)
+    def hugepage_hint(a):  # type: ignore[no-untyped-def]
+        """Ask for transparent huge pages on a fresh array of 4 MiB or more, as
+        numpy does for its own allocations: a 10M-element output then takes
+        ~600 page faults instead of ~20,000. Returns ``a``."""
+        nbytes = a.size * a.itemsize
+        if nbytes >= 4 * 1024 * 1024:
+            addr = a.ctypes.data
+            start = (addr + _HUGE - 1) & ~(_HUGE - 1)
+            end = (addr + nbytes) & ~(_HUGE - 1)
+            if end > start:
+                _madvise(start, end - start, _MADV_HUGEPAGE)
+        return a
+
+else:
+
+    @njit(**_OPTS)
+    def hugepage_hint(a):  # type: ignore[no-untyped-def]
+        """No-op outside Linux (transparent huge pages are a Linux feature)."""
+        return a

@@ -1,6 +1,7 @@
 """The Numba linker: a rewritten ``FunctionGraph`` becomes one callable.
 
-When every node has a lowering, the linker generates one ``njit`` function
+When every node has a lowering (and the graph has at most
+:data:`WHOLE_GRAPH_MAX_NODES` nodes), the linker generates one ``njit`` function
 that calls each node's kernel in toposort order and returns the outputs, so a
 call costs one Numba dispatch. Its source names kernels by content hash and
 never mentions sizes, so graphs of the same structure share it (and its disk
@@ -36,6 +37,13 @@ from lazygraph.graph.fg import FunctionGraph
 __all__ = ["NumbaBackend", "NumbaFallbackWarning", "compile_stats"]
 
 
+#: Graphs with more nodes run their kernels from a Python loop (about 1 µs per
+#: node) instead of one generated function: Numba's compile time of a function
+#: grows faster than linearly with the calls it inlines (a 1,000-node graph
+#: function takes minutes), while the loop costs no compilation at all.
+WHOLE_GRAPH_MAX_NODES = 64
+
+
 class NumbaFallbackWarning(UserWarning):
     """An Op has no Numba lowering and runs through its python ``perform``."""
 
@@ -45,7 +53,7 @@ _warned: set[str] = set()
 
 class CompileStats:
     """Counters for tests and benchmarks: graphs linked, graph functions
-    generated, kernels built, fallbacks taken."""
+    linked, kernel lookups (node lowerings), nodes run through ``perform``."""
 
     def __init__(self) -> None:
         self.graphs = 0
@@ -108,7 +116,7 @@ class NumbaBackend:
         kernels: list[tuple[Any, str] | None] = [_kernel_for(node) for node in nodes]
         if len(nodes) == 1 and kernels[0] is not None:
             return _single_node(fgraph, nodes[0], kernels[0])
-        if nodes and all(k is not None for k in kernels):
+        if 1 < len(nodes) <= WHOLE_GRAPH_MAX_NODES and all(k is not None for k in kernels):
             try:
                 return _whole_graph(fgraph, nodes, kernels)  # type: ignore[arg-type]
             except Unsupported:

@@ -137,7 +137,7 @@ def reduce_loops(
         lines.append(f"{indent}out[{out_idx}] = acc")
     result = "out"
     if op.kind == "mean":
-        count = " * ".join(dims[a] for a in axes) or "1"
+        count = "(" + (" * ".join(dims[a] for a in axes) or "1") + ")"
         lines.append(f"    res = np.empty(out.shape, {_np_dtype(out_dtype)})")
         lines.append("    fo = out.reshape(out.size)")
         lines.append("    fr = res.reshape(res.size)")

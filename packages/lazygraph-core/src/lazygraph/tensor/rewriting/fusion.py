@@ -228,7 +228,8 @@ class FusionOptimizer(GraphRewriter):
             ]
         if not exported:
             return False
-        composite = Composite(inner_inputs, [scalar[o] for o in exported])
+        # the scalar graph was built for this composite alone: no copy needed
+        composite = Composite(inner_inputs, [scalar[o] for o in exported], copy=False)
         if group.reduce is not None:
             red = group.reduce.op
             assert isinstance(red, Reduce)

@@ -179,10 +179,34 @@ class InplaceElemwiseOptimizer(_InplaceBase):
     def _apply_node(
         self, fgraph: FunctionGraph, node: Apply, op: Elemwise, index: dict[Apply, int]
     ) -> bool:
+        # The candidates are independent (two inputs in one buffer both fail
+        # `_readers_all_before`, as the node reads that buffer twice), so the whole
+        # pattern is tried in one replacement: a node with k outputs would
+        # otherwise be replaced, and all its readers rewired, k times.
+        pattern = self._pattern(fgraph, node, index)
+        if not pattern:
+            return False
+        if self._try_pattern(fgraph, node, op, pattern, index):
+            return True
+        # Refused as a whole (the checks above are not the DestroyHandler's last
+        # word): grow the pattern one output at a time, keeping what is accepted.
+        accepted: list[tuple[int, int]] = []
+        for pair in pattern:
+            new_node = self._try_pattern(fgraph, node, op, [*accepted, pair], index)
+            if new_node:
+                accepted.append(pair)
+                node = new_node
+        return bool(accepted)
+
+    def _pattern(
+        self, fgraph: FunctionGraph, node: Apply, index: dict[Apply, int]
+    ) -> list[tuple[int, int]]:
+        """For each output, the first input it may overwrite (each input once)."""
         pattern: list[tuple[int, int]] = []
+        used: set[int] = set()
         for o, out in enumerate(node.outputs):
             for i, x in enumerate(node.inputs):
-                if any(i == used for _, used in pattern):
+                if i in used:
                     continue
                 if x.type.dtype != out.type.dtype:  # type: ignore[attr-defined]
                     continue
@@ -190,15 +214,27 @@ class InplaceElemwiseOptimizer(_InplaceBase):
                     continue
                 if not _readers_all_before(fgraph, x, node, i, index):
                     continue
-                new_op = Elemwise(op.scalar_op, [*pattern, (o, i)])
-                # same inputs, same output types: no need for make_node's checks
-                new_node = Apply(new_op, list(node.inputs), [v.type() for v in node.outputs])
-                if self._try(fgraph, node, new_node):
-                    index[new_node] = index[node]
-                    pattern.append((o, i))
-                    node = new_node
-                    break
-        return bool(pattern)
+                pattern.append((o, i))
+                used.add(i)
+                break
+        return pattern
+
+    def _try_pattern(
+        self,
+        fgraph: FunctionGraph,
+        node: Apply,
+        op: Elemwise,
+        pattern: list[tuple[int, int]],
+        index: dict[Apply, int],
+    ) -> Apply | None:
+        """Replace ``node`` by its inplace version; the new node, or ``None`` if refused."""
+        new_op = Elemwise(op.scalar_op, pattern)
+        # same inputs, same output types: no need for make_node's checks
+        new_node = Apply(new_op, list(node.inputs), [v.type() for v in node.outputs])
+        if not self._try(fgraph, node, new_node):
+            return None
+        index[new_node] = index[node]
+        return new_node
 
 
 class InplaceSetSubtensorOptimizer(_InplaceBase):

@@ -38,10 +38,17 @@ class Composite(Op):
 
     __props__: ClassVar[tuple[str, ...]] = ("signature",)
 
-    def __init__(self, inputs: Sequence[Variable], outputs: Sequence[Variable]) -> None:
-        equiv = clone_get_equiv(list(inputs), list(outputs), copy_inputs=True)
-        self.inputs = [equiv[v] for v in inputs]
-        self.outputs = [equiv[v] for v in outputs]
+    def __init__(
+        self, inputs: Sequence[Variable], outputs: Sequence[Variable], *, copy: bool = True
+    ) -> None:
+        # copy=False: the caller built this scalar graph for this composite alone
+        # (the fusion rewrite), so it is adopted as is instead of copied.
+        if copy:
+            equiv = clone_get_equiv(list(inputs), list(outputs), copy_inputs=True)
+            self.inputs = [equiv[v] for v in inputs]
+            self.outputs = [equiv[v] for v in outputs]
+        else:
+            self.inputs, self.outputs = list(inputs), list(outputs)
         self.nodes: list[Apply] = io_toposort(self.inputs, self.outputs)
         for node in self.nodes:
             if not isinstance(node.op, (ScalarOp, Composite)):

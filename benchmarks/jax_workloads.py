@@ -1,0 +1,184 @@
+"""lazygraph on its JAX backend beside ``jax.jit`` of the same numpy-style function.
+
+Each workload is written twice, once with ``lazygraph.tensor`` (compiled by
+``lazygraph.function(..., mode="jax")``) and once with ``jax.numpy`` under
+``jax.jit``; both run in float64 (x64 enabled for the jax.jit side, as the
+lazygraph backend does for its own calls) and both return numpy arrays.
+
+Columns: steady-state runtime (median of ``--repeat`` calls after a warm-up)
+and first-call time of a fresh graph (build + rewrite + trace + XLA compile
+for lazygraph; trace + compile for jax.jit). Goals (issue 7): runtime within
+10% of jax.jit, compile time within 1.5x.
+
+    OPENBLAS_NUM_THREADS=1 python benchmarks/jax_workloads.py           # 10M elements
+    OPENBLAS_NUM_THREADS=1 python benchmarks/jax_workloads.py --quick   # 100k, for CI
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import time
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+
+def _workloads(n: int, rows: int, cols: int) -> list[tuple[str, list[np.ndarray], Any, Any]]:
+    import jax
+    import jax.numpy as jnp
+
+    import lazygraph.tensor as lt
+
+    rng = np.random.default_rng(0)
+    a = rng.random(n)
+    m = rng.standard_normal((rows, cols))
+
+    def lg_pow(x: Any) -> Any:
+        return x + x**10
+
+    def jx_pow(x: Any) -> Any:
+        return x + x**10
+
+    def lg_chain(x: Any) -> Any:
+        return lt.log1p(lt.sin(lt.exp(x)))
+
+    def jx_chain(x: Any) -> Any:
+        return jnp.log1p(jnp.sin(jnp.exp(x)))
+
+    def lg_softmax(x: Any) -> Any:
+        e = lt.exp(x - lt.max(x, axis=-1, keepdims=True))
+        return e / lt.sum(e, axis=-1, keepdims=True)
+
+    def jx_softmax(x: Any) -> Any:
+        e = jnp.exp(x - jnp.max(x, axis=-1, keepdims=True))
+        return e / jnp.sum(e, axis=-1, keepdims=True)
+
+    def lg_lse(x: Any) -> Any:
+        mx = lt.max(x, axis=-1, keepdims=True)
+        return lt.log(lt.sum(lt.exp(x - mx), axis=-1)) + lt.squeeze(mx, axis=-1)
+
+    def jx_lse(x: Any) -> Any:
+        mx = jnp.max(x, axis=-1, keepdims=True)
+        return jnp.log(jnp.sum(jnp.exp(x - mx), axis=-1)) + jnp.squeeze(mx, axis=-1)
+
+    del jax
+    return [
+        (f"a + a**10, {n:,} float64", [a], lg_pow, jx_pow),
+        (f"exp/sin/log1p chain, {n:,} float64", [a], lg_chain, jx_chain),
+        (f"softmax last axis, {rows}x{cols} float64", [m], lg_softmax, jx_softmax),
+        (f"logsumexp last axis, {rows}x{cols} float64", [m], lg_lse, jx_lse),
+    ]
+
+
+def _median_time(fn: Callable[[], Any], repeat: int) -> float:
+    fn()
+    times = []
+    for _ in range(repeat):
+        t = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - t)
+    return statistics.median(times)
+
+
+def _lazygraph_fn(build: Any, values: list[np.ndarray]) -> Callable[..., Any]:
+    import lazygraph
+    import lazygraph.tensor as lt
+
+    xs = [lt.TensorType(v.dtype, v.shape)(f"x{i}") for i, v in enumerate(values)]
+    return lazygraph.function(xs, build(*xs), mode="jax")
+
+
+def _jax_fn(build: Any) -> Callable[..., Any]:
+    import jax
+
+    jitted = jax.jit(build)
+
+    def run(*values: np.ndarray) -> np.ndarray:
+        with jax.enable_x64(True):
+            return np.asarray(jitted(*values))
+
+    return run
+
+
+def run(quick: bool = False, repeat: int = 7) -> list[dict[str, Any]]:
+    """Time every workload; a list of rows (name, runtimes, compile times)."""
+    import jax
+
+    from lazygraph.backends.jax import backend
+
+    n, rows, cols = (100_000, 200, 500) if quick else (10_000_000, 2000, 5000)
+    # pay the one-time imports (rewrite database, jax's lowering rules) up front
+    warm = [np.zeros(3)]
+    _lazygraph_fn(lambda x: x * 2.0, warm)(*warm)
+    _jax_fn(lambda x: x * 2.0)(*warm)
+    out = []
+    for name, values, lg_build, jx_build in _workloads(n, rows, cols):
+        t = time.perf_counter()
+        lg = _lazygraph_fn(lg_build, values)
+        lg(*values)
+        lg_compile = time.perf_counter() - t
+        t = time.perf_counter()
+        jx = _jax_fn(jx_build)
+        jx(*values)
+        jx_compile = time.perf_counter() - t
+        with jax.enable_x64(True):
+            np.testing.assert_allclose(lg(*values), jx(*values), rtol=1e-9)
+        lg_run = _median_time(lambda lg=lg, v=values: lg(*v), repeat)
+        jx_run = _median_time(lambda jx=jx, v=values: jx(*v), repeat)
+        backend.writable_outputs = False  # XLA's read-only buffers, no copy
+        try:
+            lg_nocopy = _lazygraph_fn(lg_build, values)
+            lg_nocopy_run = _median_time(lambda f=lg_nocopy, v=values: f(*v), repeat)
+        finally:
+            backend.writable_outputs = True
+        out.append(
+            {
+                "name": name,
+                "lazygraph_run": lg_run,
+                "lazygraph_nocopy_run": lg_nocopy_run,
+                "jax_run": jx_run,
+                "lazygraph_compile": lg_compile,
+                "jax_compile": jx_compile,
+            }
+        )
+    return out
+
+
+def _fmt(seconds: float) -> str:
+    return f"{seconds * 1e3:.1f} ms" if seconds < 1 else f"{seconds:.2f} s"
+
+
+def table(rows: list[dict[str, Any]]) -> str:
+    """The markdown table of :func:`run`'s rows."""
+    lines = [
+        "| workload | lazygraph (jax) | read-only outputs | jax.jit | overhead | "
+        "first call lazygraph | first call jax.jit | ratio |",
+        "|---|---:|---:|---:|---:|---:|---:|---:|",
+    ]
+    for r in rows:
+        over = r["lazygraph_run"] / r["jax_run"] - 1
+        over_nc = r["lazygraph_nocopy_run"] / r["jax_run"] - 1
+        ratio = r["lazygraph_compile"] / r["jax_compile"]
+        lines.append(
+            f"| {r['name']} | {_fmt(r['lazygraph_run'])} | {_fmt(r['lazygraph_nocopy_run'])} | "
+            f"{_fmt(r['jax_run'])} | {over:+.0%} / {over_nc:+.0%} | "
+            f"{_fmt(r['lazygraph_compile'])} | {_fmt(r['jax_compile'])} | {ratio:.2f}x |"
+        )
+    return "\n".join(lines)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--quick", action="store_true", help="small sizes, for CI")
+    parser.add_argument("--repeat", type=int, default=7)
+    args = parser.parse_args()
+    import jax
+
+    print(table(run(args.quick, args.repeat)))
+    print(f"\ndevice: {jax.devices()[0].device_kind}, jax {jax.__version__}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,182 @@
+"""The numba backend's disk cache under faults and attack.
+
+* Several processes share one cache directory while one of them is killed with
+  SIGKILL in the middle of writing an entry: the others, and fresh processes
+  afterwards, get correct results; the torn entry is discarded with a
+  ``CacheWarning`` and rebuilt, after which no warning is given.
+* A truncated cache file is detected by its checksum and rebuilt.
+* The directory is created 0700; an entry in a group/world-writable directory,
+  or not owned by the user, is never loaded (a warning says why, and the kernel
+  compiles in memory).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import stat
+import subprocess
+import sys
+import textwrap
+import time
+import warnings
+from pathlib import Path
+
+import pytest
+
+from lazygraph.compile.backends import available_backends
+from lazygraph.configuration import config
+
+pytestmark = pytest.mark.skipif(
+    "numba" not in available_backends(), reason="the numba backend is not available"
+)
+
+# A child process: load three kernel modules through the disk cache and print
+# their results. With "hang", the first manifest write stops half way, tells
+# the parent (which then SIGKILLs it) and waits.
+CHILD = textwrap.dedent(
+    """
+    import json, sys, time, warnings
+    from pathlib import Path
+    from lazygraph.backends.numba import cache
+
+    mode, ready = sys.argv[1], sys.argv[2]
+    if mode == "hang":
+        real = cache._atomic_write
+
+        def torn(path, data):
+            if path.name.endswith(".manifest.json"):
+                tmp = path.with_name("." + path.name + ".torn.tmp")
+                tmp.write_bytes(data[: len(data) // 2])
+                Path(ready).write_text("x")
+                time.sleep(600)
+            real(path, data)
+
+        cache._atomic_write = torn
+    out = []
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        for k in range(3):
+            src = (
+                "import numba\\n@numba.njit(cache=True)\\n"
+                f"def kernel(x):\\n    return x * 2 + {k}\\n"
+            )
+            out.append(cache.load_source(src).kernel(10 + k))
+        cache.flush_pending()
+    names = [type(w.message).__name__ for w in caught]
+    print(json.dumps({"out": out, "warnings": names}))
+    """
+)
+EXPECTED = [20, 23, 26]
+
+
+def _child(cache_dir: Path, mode: str, ready: Path) -> subprocess.Popen[str]:
+    env = dict(os.environ, LAZYGRAPH_CACHE_DIR=str(cache_dir))
+    return subprocess.Popen(
+        [sys.executable, "-c", CHILD, mode, str(ready)],
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+
+
+def _result(proc: subprocess.Popen[str]) -> dict[str, list]:
+    out, err = proc.communicate(timeout=300)
+    assert proc.returncode == 0, err
+    return json.loads(out.strip().splitlines()[-1])
+
+
+@pytest.mark.slow  # four fresh interpreters importing numba: ~30 s on 2 cores
+def test_processes_share_the_cache_and_survive_sigkill(tmp_path: Path) -> None:
+    cache_dir = tmp_path / "cache"
+    ready = tmp_path / "ready"
+    victim = _child(cache_dir, "hang", ready)
+    deadline = time.monotonic() + 300
+    while not ready.exists():
+        assert victim.poll() is None, victim.communicate()[1]
+        assert time.monotonic() < deadline, "the victim never reached its write"
+        time.sleep(0.05)
+    # Two processes start while the victim is stuck mid-write, then it dies.
+    others = [_child(cache_dir, "normal", ready) for _ in range(2)]
+    victim.send_signal(signal.SIGKILL)
+    victim.wait(timeout=60)
+    assert victim.returncode == -signal.SIGKILL
+    for proc in others:
+        assert _result(proc)["out"] == EXPECTED
+    # A fresh process works (any torn entry is discarded with a CacheWarning)...
+    fresh = _result(_child(cache_dir, "normal", ready))
+    assert fresh["out"] == EXPECTED
+    assert set(fresh["warnings"]) <= {"CacheWarning"}
+    # ...and leaves the cache whole: the next one loads it without complaint.
+    again = _result(_child(cache_dir, "normal", ready))
+    assert again == {"out": EXPECTED, "warnings": []}
+
+
+def _kernel_source(k: int) -> str:
+    return f"import numba\n@numba.njit(cache=True)\ndef kernel(x):\n    return x * 3 - {k}\n"
+
+
+@pytest.fixture
+def numba_cache(tmp_path: Path):
+    from lazygraph.backends.numba import cache
+
+    with config.change(cache_dir=str(tmp_path / "lg")):
+        cache.forget_loaded()
+        yield cache
+        cache.flush_pending()
+        cache.forget_loaded()
+
+
+def _populate(cache, k: int) -> Path:
+    assert cache.load_source(_kernel_source(k)).kernel(5) == 15 - k
+    cache.flush_pending()
+    cache.forget_loaded()
+    root = cache.cache_root()
+    assert root is not None
+    return root
+
+
+def test_cache_dir_is_private(numba_cache) -> None:
+    root = _populate(numba_cache, 1)
+    for d in (root.parent, root):
+        assert stat.S_IMODE(d.stat().st_mode) == 0o700
+        assert d.stat().st_uid == os.getuid()
+
+
+def test_truncated_entry_is_rebuilt_with_a_warning(numba_cache) -> None:
+    root = _populate(numba_cache, 2)
+    files = [p for p in (root / "__pycache__").iterdir() if p.suffix in (".nbi", ".nbc")]
+    assert files
+    victim = max(files, key=lambda p: p.stat().st_size)
+    victim.write_bytes(victim.read_bytes()[: victim.stat().st_size // 2])
+    with pytest.warns(numba_cache.CacheWarning, match="checksum"):
+        assert numba_cache.load_source(_kernel_source(2)).kernel(5) == 13
+    numba_cache.flush_pending()
+    numba_cache.forget_loaded()
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert numba_cache.load_source(_kernel_source(2)).kernel(6) == 16
+
+
+@pytest.mark.parametrize("mode", [0o777, 0o770, 0o702])
+def test_writable_directory_is_refused(numba_cache, mode: int) -> None:
+    root = _populate(numba_cache, 3)
+    os.chmod(root, mode)
+    try:
+        with pytest.warns(numba_cache.CacheWarning, match="writable by group or others"):
+            mod = numba_cache.load_source(_kernel_source(3))
+        assert mod.kernel(5) == 12
+        assert not str(getattr(mod, "__file__", "")).startswith(str(root))
+    finally:
+        os.chmod(root, 0o700)
+
+
+def test_entry_of_another_user_is_refused(numba_cache, monkeypatch) -> None:
+    _populate(numba_cache, 4)
+    # Pretend to be someone else: every existing file now belongs to another uid.
+    real = os.getuid()
+    monkeypatch.setattr(os, "getuid", lambda: real + 1)
+    with pytest.warns(numba_cache.CacheWarning, match="owned by uid"):
+        assert numba_cache.load_source(_kernel_source(4)).kernel(5) == 11
