@@ -114,11 +114,17 @@ _COMPLEX_SAFE = frozenset(
 
 def _cast(x: Any, dtype: str) -> Any:
     target = np.dtype(dtype)
-    if x.dtype.kind == "c" and target.kind != "c":
-        x = jnp.real(x)
     if target.kind == "b":
         return x != 0
-    if x.dtype.kind == "f" and target.kind in "iu" and target != np.dtype("uint64"):
+    if x.dtype.kind == "c" and target.kind != "c":
+        x = jnp.real(x)
+    if x.dtype.kind == "f" and target == np.dtype("uint64"):
+        t = jnp.trunc(x)
+        ok = (t >= -(2.0**63)) & (t < 2.0**64)  # NaN compares false
+        neg = jnp.where(ok & (t < 0), t, 0).astype("int64").astype(target)
+        pos = jnp.where(ok & (t >= 0), t, 0).astype(target)
+        return jnp.where(ok, jnp.where(t < 0, neg, pos), jnp.asarray(2**63, target))
+    if x.dtype.kind == "f" and target.kind in "iu":
         return _float_to_int(x, target)
     return x.astype(target)
 
@@ -137,14 +143,31 @@ def _float_to_int(x: Any, target: np.dtype) -> Any:
 
 
 def _round(x: Any, decimals: int = 0) -> Any:
-    if x.dtype.kind in "iu" and decimals >= 0:
-        return x
+    if x.dtype.kind in "iu":
+        if decimals >= 0:
+            return x
+        # numpy rounds integers half to even at 10**-decimals
+        f = (
+            jnp.asarray(10 ** (-decimals), x.dtype)
+            if 10 ** (-decimals) <= np.iinfo(x.dtype).max
+            else None
+        )
+        if f is None:
+            return jnp.zeros_like(x)
+        q = jnp.floor_divide(x, f)
+        r = x - q * f
+        up = (r * 2 > f) | ((r * 2 == f) & (q % 2 != 0))
+        return (q + up.astype(x.dtype)) * f
     return jnp.round(x, decimals)
 
 
 def _reciprocal(x: Any) -> Any:
     if x.dtype.kind in "iu":
-        return _int_divmod("floor_divide", jnp.ones_like(x), x) * (jnp.abs(x) == 1)
+        # numpy's 1 // 0 is the type's minimum for 32/64-bit signed ints, else 0
+        wide = x.dtype.kind == "i" and x.dtype.itemsize >= 4
+        at_zero = jnp.asarray(np.iinfo(x.dtype).min if wide else 0, x.dtype)
+        one = _int_divmod("floor_divide", jnp.ones_like(x), x) * (jnp.abs(x) == 1)
+        return jnp.where(x == 0, at_zero, one)
     return jnp.reciprocal(x)
 
 
