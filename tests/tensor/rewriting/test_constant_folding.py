@@ -113,3 +113,15 @@ def test_folding_runs_in_the_default_pipeline() -> None:
     # exp(0.0) is gone (also from inside any fused node), its value is in a constant
     assert not any("exp" in str(n.op) for n in f.fgraph.apply_nodes)
     np.testing.assert_array_equal(f(np.array([1.0, -2.0])), [2.0, -1.0])
+
+
+def test_an_overflowing_node_is_left_for_stabilize() -> None:
+    c = lt.constant(np.array([-3000.0, 0.0, 3000.0]))
+    e = lt.exp(c)
+    assert fold_node(e.owner) is None  # finite inputs, inf output: not folded
+    assert fold_node(lt.exp(lt.constant(np.array([np.inf]))).owner) is not None
+    naive = lt.log(lt.sum(e))
+    got = lazygraph.function([], naive)()
+    expected = np.logaddexp.reduce(c.data)
+    np.testing.assert_allclose(got, expected, rtol=1e-15)
+    assert np.isinf(lazygraph.function([], naive, rewrite=False)())

@@ -6,7 +6,11 @@ fold only small outputs: a big folded array would be stored, hashed and copied
 into every compiled function). Nodes that write into an input
 (``destroy_map``) never fold, and a node whose ``perform`` raises (an index out
 of bounds, a failed shape check) is left for run time, where it raises as it
-would without rewriting.
+would without rewriting. A node that turns finite inputs into inf or NaN (an
+overflow, ``log(0)``) is not folded either: the stabilize stage may still
+rewrite the expression around it into a finite one (``log(sum(exp(c)))`` of
+constant ``c`` becomes a logsumexp), and folding first would bake in the
+naive result.
 
 Registered in the ``canonicalize`` and ``stabilize`` stages as
 ``constant_folding`` (tags ``fast_run``, ``fast_compile``).
@@ -50,7 +54,10 @@ def fold_node(node: Apply) -> list[Constant] | None:
         return None
     storage: list[list[Any]] = [[None] for _ in node.outputs]
     try:
-        op.perform(node, [i.data for i in node.inputs], storage)
+        with np.errstate(all="ignore"):
+            op.perform(node, [i.data for i in node.inputs], storage)
+        if _creates_non_finite(node.inputs, storage):
+            return None
         results = []
         for out, (value,) in zip(node.outputs, storage, strict=True):
             if isinstance(value, np.ndarray) and any(
@@ -62,6 +69,18 @@ def fold_node(node: Apply) -> list[Constant] | None:
     except Exception:  # the node raises at run time: leave it there
         return None
     return results
+
+
+def _creates_non_finite(inputs: list[Any], storage: list[list[Any]]) -> bool:
+    """Whether an inexact output holds inf/NaN although no inexact input does."""
+
+    def non_finite(value: Any) -> bool:
+        arr = np.asarray(value)
+        return arr.dtype.kind in "fc" and not np.isfinite(arr).all()
+
+    return any(non_finite(cell[0]) for cell in storage) and not any(
+        non_finite(i.data) for i in inputs
+    )
 
 
 @node_rewriter(None)
