@@ -146,18 +146,9 @@ def _round(x: Any, decimals: int = 0) -> Any:
     if x.dtype.kind in "iu":
         if decimals >= 0:
             return x
-        # numpy rounds integers half to even at 10**-decimals
-        f = (
-            jnp.asarray(10 ** (-decimals), x.dtype)
-            if 10 ** (-decimals) <= np.iinfo(x.dtype).max
-            else None
-        )
-        if f is None:
-            return jnp.zeros_like(x)
-        q = jnp.floor_divide(x, f)
-        r = x - q * f
-        up = (r * 2 > f) | ((r * 2 == f) & (q % 2 != 0))
-        return (q + up.astype(x.dtype)) * f
+        # numpy rounds integers through float64: x / 10**-d, half to even, back
+        f = 10.0 ** (-decimals)
+        return _cast(jnp.round(x.astype("float64") / f) * f, x.dtype.name)
     return jnp.round(x, decimals)
 
 
