@@ -217,6 +217,10 @@ def _take(op: Take, node: Apply, ctx: Context) -> Fn:
     def run(x: Any, indices: Any) -> list[Any]:
         x, indices = jnp.asarray(x), jnp.asarray(indices)
         size = x.shape[op.axis] if op.axis is not None else x.size
+        if op.axis is not None and 0 in x.shape[: op.axis]:
+            # no row to take from: the result is empty and numpy checks no index
+            shape = (*x.shape[: op.axis], *indices.shape, *x.shape[op.axis + 1 :])
+            return [jnp.zeros(shape, x.dtype)]
         _bounds(ctx, indices, size, "take")
         if size == 0:
             if indices.size:
