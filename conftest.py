@@ -11,6 +11,18 @@ import importlib.util
 import os
 
 import pytest
+from hypothesis import HealthCheck, settings
+
+# Hypothesis profiles. "dev" (the default) explores new random examples on every
+# run; "ci" (HYPOTHESIS_PROFILE=ci, set by the nox test sessions) derives the
+# examples from each test's name, so a CI run is reproducible and a red CI run
+# can be replayed exactly. Neither has a deadline: machines here are shared, and
+# timing is the benchmarks' business, not the tests'.
+settings.register_profile("dev", deadline=None)
+settings.register_profile(
+    "ci", deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow]
+)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "dev"))
 
 BACKEND = os.environ.get("LAZYGRAPH_BACKEND", "python")
 

@@ -23,7 +23,7 @@ nox.options.sessions = ["tests", "lint"]
 PYPROJECT = nox.project.load_toml("pyproject.toml")
 BACKENDS = ("python", "numba", "jax")
 LINT_PATHS = ("packages", "tests", "benchmarks", "demo", "noxfile.py", "conftest.py")
-ENV = {"OPENBLAS_NUM_THREADS": "1"}
+ENV = {"OPENBLAS_NUM_THREADS": "1", "HYPOTHESIS_PROFILE": "ci"}
 
 
 def install_lazygraph(session: nox.Session, backend: str = "python") -> None:
