@@ -108,7 +108,11 @@ def test_take(backend: str, case: tuple[np.ndarray, np.ndarray, int]) -> None:
 @FUZZ
 @given(
     n=st.integers(0, 5),
-    values=st.lists(st.floats(-10, 20, allow_nan=False), min_size=0, max_size=4),
+    # No subnormals: XLA on the CPU flushes them to zero (docs/backends-jax.md),
+    # so -5e-324 sorts as 0.0 there; that is not an indexing question.
+    values=st.lists(
+        st.floats(-10, 20, allow_nan=False, allow_subnormal=False), min_size=0, max_size=4
+    ),
     side=st.sampled_from(["left", "right"]),
 )
 def test_searchsorted_results_as_indices(
