@@ -41,12 +41,24 @@ def test_folded_value_is_the_unrewritten_value(pair: tuple[np.ndarray, np.ndarra
         return
     ca, cb = lt.constant(a), lt.constant(b)
     out = lt.maximum(lt.multiply(ca, cb), lt.cast(lt.transpose(ca), ca.dtype)[..., None, None])
+    # many structures: computed on the python backend (this checks folding, not backends)
+    with np.errstate(all="ignore"):
+        expected = lazygraph.function([], out, mode=Mode(backend="python"), rewrite=False)()
     fg = fold(out)
     (folded,) = fg.outputs
+    with np.errstate(all="ignore"):
+        product = np.multiply(a, b)
+    overflowed = (
+        product.dtype.kind == "f"
+        and not np.isfinite(product).all()
+        and np.isfinite(a).all()
+        and np.isfinite(b).all()
+    )
+    if overflowed:  # finite constants whose product overflows are left for stabilize
+        assert not isinstance(folded, Constant)
+        return
     assert isinstance(folded, Constant)
     assert folded.type == out.type
-    # many structures: computed on the python backend (this checks folding, not backends)
-    expected = lazygraph.function([], out, mode=Mode(backend="python"), rewrite=False)()
     np.testing.assert_array_equal(folded.data, expected)
     assert folded.data.dtype == expected.dtype
 

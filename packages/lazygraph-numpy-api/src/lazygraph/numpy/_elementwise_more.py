@@ -73,6 +73,14 @@ def clip(
     if dtype is not None:
         x = lt.cast(x, dtype)
     x = lt.as_tensor_variable(x)
+    # The result dtype comes from all three operands at once (a float bound
+    # makes an int8 ``a`` float64 before an int bound is compared with it).
+    # Python ints are left out: weak, they never change the dtype.
+    others = [as_variable(b) for b in (lo, hi) if b is not None and type(b) is not int]
+    if others:
+        target = lt.result_type(x, *others)
+        if target != x.dtype:
+            x = lt.cast(x, target)
     if np.dtype(x.dtype).kind in "iu":
         # As numpy: a Python int bound beyond the integer dtype's range bounds
         # nothing; any other out-of-range Python int is an OverflowError.

@@ -169,8 +169,17 @@ def _quantile(
     flat = lt.reshape(lt.transpose(x, kept + list(axes)), [*(sizes[i] for i in kept), n])
     # The result dtype: ``a``'s promoted with ``q``'s, a Python scalar ``q`` weak.
     dtype = lt.result_type(flat, q.item() if weak else q.dtype)
-    if n == 0:  # numpy indexes the empty sorted axis, even for an empty q
-        raise IndexError(f"{name}: index -1 is out of bounds for axis 0 with size 0")
+    if n == 0:
+        # numpy indexes the empty sorted axis: always for inexact data (its NaN
+        # check reads the last element), only for a non-empty q otherwise.
+        if q.size or np.dtype(x.dtype).kind in "fc":
+            raise IndexError(f"{name}: index -1 is out of bounds for axis 0 with size 0")
+        shape = [*(sizes[i] for i in kept), *q.shape]
+        result = lt.zeros(shape, dtype=lt.result_type(dtype, 0.5))
+        result = lt.moveaxis(result, list(range(len(kept), result.ndim)), list(range(q.ndim)))
+        if keepdims:
+            result = lt.expand_dims(result, tuple(q.ndim + i for i in axes))
+        return wrap(result)
     ordered = lt.sort(lt.cast(flat, dtype), axis=-1)
     virtual = q.astype(np.float64) * (n - 1)
     lo = np.floor(virtual).astype(np.int64)

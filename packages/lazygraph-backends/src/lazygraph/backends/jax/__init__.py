@@ -4,7 +4,8 @@
 this module does not import jax; the first ``compile`` does. Graphs compiled
 for JAX skip lazygraph's own ``fusion`` and ``inplace`` stages (XLA fuses and
 manages buffers itself): :attr:`JaxBackend.excluded_tags` tells
-``lazygraph.function`` so.
+``lazygraph.function`` so. ``backend`` is ``None`` where jax is not installed,
+which the backend registry reads as "not available".
 
 >>> import numpy as np
 >>> import lazygraph, lazygraph.tensor as lt
@@ -17,6 +18,7 @@ array([2., 2., 2.])
 
 from __future__ import annotations
 
+import importlib.util
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
@@ -120,4 +122,4 @@ def _hashable(obj: Any) -> Any:
     return obj
 
 
-backend = JaxBackend()
+backend: JaxBackend | None = JaxBackend() if importlib.util.find_spec("jax") is not None else None
