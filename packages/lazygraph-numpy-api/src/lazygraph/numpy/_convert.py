@@ -218,3 +218,24 @@ def as_variables(xs: Sequence[Any]) -> list[Any]:
 def is_constant(var: Any) -> bool:
     """Whether ``var`` is a graph constant."""
     return isinstance(var, Constant)
+
+
+def as_tensor(x: Any) -> TensorVariable:
+    """``x`` as a tensor variable (Python scalars become constants): for code
+    that needs ``.dtype`` / ``.ndim`` of every argument."""
+    return as_tensor_variable(as_variable(x))
+
+
+def as_axis(axis: Any) -> Any:
+    """numpy accepts an axis list where the tensor layer takes a tuple."""
+    return tuple(axis) if isinstance(axis, list) else axis
+
+
+def nan_replaced(x: TensorVariable, fill: int) -> TensorVariable:
+    """``x`` with NaN replaced by ``fill`` (0 or 1) where its dtype has NaN."""
+    import lazygraph.tensor as lt
+
+    if np.dtype(x.dtype).kind not in "fc":
+        return x
+    filler = lt.zeros((), dtype=x.dtype) if fill == 0 else lt.ones((), dtype=x.dtype)
+    return lt.where(lt.isnan(x), filler, x)

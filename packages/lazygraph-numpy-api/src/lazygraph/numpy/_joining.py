@@ -18,7 +18,7 @@ from typing import Any
 import lazygraph.tensor as lt
 import numpy as np
 from lazygraph.numpy._array import Array
-from lazygraph.numpy._convert import as_variable, wrap
+from lazygraph.numpy._convert import as_tensor, as_variable, wrap
 from lazygraph.numpy._ufunc import ArrayLike, DTypeLike, reject_out
 from lazygraph.tensor.shape import normalize_axis
 
@@ -40,15 +40,11 @@ __all__ = [
 ]
 
 
-def _tensor(x: ArrayLike) -> Any:
-    return lt.as_tensor_variable(as_variable(x))
-
-
 def _sequence(name: str, arrays: Any) -> list[Any]:
     """The arrays of a sequence argument; a lazy array is split along axis 0, as
     numpy iterates over it."""
     if isinstance(arrays, Array) or hasattr(arrays, "__lazygraph_variable__"):
-        x = _tensor(arrays)
+        x = as_tensor(arrays)
         if x.ndim == 0:
             raise TypeError(f"{name}: expected a sequence of arrays, got a 0-d array")
         n = x.type.shape[0]
@@ -59,7 +55,7 @@ def _sequence(name: str, arrays: Any) -> list[Any]:
         return [as_variable(a) for a in arrays]
     if not isinstance(arrays, Sequence) or isinstance(arrays, str):
         raise TypeError(f"{name}: arrays to {name} must be passed as a sequence (a list or tuple)")
-    return [_tensor(a) for a in arrays]
+    return [as_tensor(a) for a in arrays]
 
 
 def _cast_all(name: str, xs: Sequence[Any], dtype: DTypeLike, casting: str) -> list[Any]:
@@ -205,7 +201,7 @@ def append(arr: ArrayLike, values: ArrayLike, axis: int | None = None) -> Array:
     >>> append([1, 2], [[3, 4]]).compute()
     array([1, 2, 3, 4])
     """
-    return wrap(lt.concatenate([_tensor(arr), _tensor(values)], axis=axis))
+    return wrap(lt.concatenate([as_tensor(arr), as_tensor(values)], axis=axis))
 
 
 # -- splitting -------------------------------------------------------------------
@@ -236,7 +232,7 @@ def hsplit(ary: ArrayLike, indices_or_sections: Any) -> list[Array]:
     >>> [a.shape for a in hsplit([[1, 2, 3, 4]], 2)]
     [(1, 2), (1, 2)]
     """
-    x = _tensor(ary)
+    x = as_tensor(ary)
     if x.ndim == 0:
         raise ValueError("hsplit only works on arrays of 1 or more dimensions")
     return _wrap_all(lt.split(x, indices_or_sections, 1 if x.ndim > 1 else 0))
@@ -248,7 +244,7 @@ def vsplit(ary: ArrayLike, indices_or_sections: Any) -> list[Array]:
     >>> [a.shape for a in vsplit([[1], [2]], 2)]
     [(1, 1), (1, 1)]
     """
-    x = _tensor(ary)
+    x = as_tensor(ary)
     if x.ndim < 2:
         raise ValueError("vsplit only works on arrays of 2 or more dimensions")
     return _wrap_all(lt.split(x, indices_or_sections, 0))
@@ -260,7 +256,7 @@ def dsplit(ary: ArrayLike, indices_or_sections: Any) -> list[Array]:
     >>> [a.shape for a in dsplit([[[1, 2, 3, 4]]], 2)]
     [(1, 1, 2), (1, 1, 2)]
     """
-    x = _tensor(ary)
+    x = as_tensor(ary)
     if x.ndim < 3:
         raise ValueError("dsplit only works on arrays of 3 or more dimensions")
     return _wrap_all(lt.split(x, indices_or_sections, 2))
@@ -272,7 +268,7 @@ def unstack(x: ArrayLike, /, *, axis: int = 0) -> tuple[Array, ...]:
     >>> [a.compute() for a in unstack([[1, 2], [3, 4]], axis=1)]
     [array([1, 3]), array([2, 4])]
     """
-    v = _tensor(x)
+    v = as_tensor(x)
     moved = lt.moveaxis(v, axis, 0)
     n = moved.type.shape[0]
     if n is None:

@@ -16,7 +16,7 @@ from typing import Any
 import lazygraph.tensor as lt
 import numpy as np
 from lazygraph.numpy._array import Array
-from lazygraph.numpy._convert import as_variable, wrap
+from lazygraph.numpy._convert import as_tensor, as_variable, wrap
 from lazygraph.numpy._ufunc import ArrayLike, DTypeLike, apply_ufunc, reject_out
 from lazygraph.tensor.shape import normalize_axis
 
@@ -37,10 +37,6 @@ __all__ = [
 ]
 
 _NO_VALUE: Any = object()
-
-
-def _tensor(x: ArrayLike) -> Any:
-    return lt.as_tensor_variable(as_variable(x))
 
 
 def matmul(x1: ArrayLike, x2: ArrayLike, /, out: None = None, **kwargs: Any) -> Array:
@@ -104,7 +100,7 @@ def vdot(a: ArrayLike, b: ArrayLike, /) -> Array:
     >>> vdot([1j, 2], [1j, 2]).compute()
     array(5.+0.j)
     """
-    x, y = lt.ravel(_tensor(a)), lt.ravel(_tensor(b))
+    x, y = lt.ravel(as_tensor(a)), lt.ravel(as_tensor(b))
     if np.dtype(x.dtype).kind == "c":
         x = lt.conj(x)
     return wrap(lt.dot(x, y))
@@ -117,7 +113,7 @@ def inner(a: ArrayLike, b: ArrayLike, /) -> Array:
     >>> inner([[1, 2], [3, 4]], [1, 1]).compute()
     array([3, 7])
     """
-    x, y = _tensor(a), _tensor(b)
+    x, y = as_tensor(a), as_tensor(b)
     if x.ndim == 0 or y.ndim == 0:
         return wrap(lt.multiply(x, y))
     return wrap(lt.tensordot(x, y, axes=([-1], [-1])))
@@ -132,8 +128,8 @@ def outer(a: ArrayLike, b: ArrayLike, out: None = None) -> Array:
     """
     reject_out("outer", out)
     # numpy's definition, a broadcast multiply (so -0.0 products keep their sign).
-    column = lt.expand_dims(lt.ravel(_tensor(a)), 1)
-    return wrap(lt.multiply(column, lt.expand_dims(lt.ravel(_tensor(b)), 0)))
+    column = lt.expand_dims(lt.ravel(as_tensor(a)), 1)
+    return wrap(lt.multiply(column, lt.expand_dims(lt.ravel(as_tensor(b)), 0)))
 
 
 def tensordot(a: ArrayLike, b: ArrayLike, axes: Any = 2) -> Array:
@@ -162,7 +158,7 @@ def einsum(subscripts: str, *operands: ArrayLike, out: None = None, **kwargs: An
     kwargs.pop("order", None)
     if kwargs:
         raise TypeError(f"einsum() got an unexpected keyword argument {next(iter(kwargs))!r}")
-    variables = [_tensor(x) for x in operands]
+    variables = [as_tensor(x) for x in operands]
     if dtype is not None:
         dt = np.dtype(dtype)
         for v in variables:
@@ -219,7 +215,7 @@ def cross(
     >>> cross([1, 0, 0], [0, 1, 0]).compute()
     array([0, 0, 1])
     """
-    x, y = _tensor(a), _tensor(b)
+    x, y = as_tensor(a), as_tensor(b)
     if axis is not None:
         axisa = axisb = axisc = axis
     for v in (x, y):
@@ -252,7 +248,7 @@ def kron(a: ArrayLike, b: ArrayLike) -> Array:
     >>> kron([1, 10], [1, 2]).compute()
     array([ 1,  2, 10, 20])
     """
-    x, y = _tensor(a), _tensor(b)
+    x, y = as_tensor(a), as_tensor(b)
     nd = max(x.ndim, y.ndim)
     x = lt.reshape(x, (1,) * (nd - x.ndim) + tuple(lt.shape_tuple(x))) if x.ndim < nd else x
     y = lt.reshape(y, (1,) * (nd - y.ndim) + tuple(lt.shape_tuple(y))) if y.ndim < nd else y

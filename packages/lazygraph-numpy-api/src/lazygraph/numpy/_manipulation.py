@@ -19,10 +19,10 @@ import lazygraph.tensor as lt
 import numpy as np
 from lazygraph.numpy import _joining
 from lazygraph.numpy._array import Array
-from lazygraph.numpy._convert import as_variable, wrap
+from lazygraph.numpy._convert import as_tensor, as_variable, wrap
 from lazygraph.numpy._creation import arange  # noqa: F401 - used by the examples
 from lazygraph.numpy._joining import *  # noqa: F403
-from lazygraph.numpy._joining import _tensor, _wrap_all
+from lazygraph.numpy._joining import _wrap_all
 from lazygraph.numpy._ufunc import ArrayLike, reject_out
 from lazygraph.tensor.shape import normalize_axis
 
@@ -67,7 +67,7 @@ def shape(a: ArrayLike) -> tuple[Any, ...]:
     >>> shape([[1, 2, 3]])
     (1, 3)
     """
-    return wrap(_tensor(a)).shape
+    return wrap(as_tensor(a)).shape
 
 
 def ndim(a: ArrayLike) -> int:
@@ -76,7 +76,7 @@ def ndim(a: ArrayLike) -> int:
     >>> ndim([[1, 2, 3]])
     2
     """
-    return int(_tensor(a).ndim)
+    return int(as_tensor(a).ndim)
 
 
 def size(a: ArrayLike, axis: int | None = None) -> Any:
@@ -85,7 +85,7 @@ def size(a: ArrayLike, axis: int | None = None) -> Any:
     >>> size([[1, 2, 3]]), size([[1, 2, 3]], 1)
     (3, 3)
     """
-    arr = wrap(_tensor(a))
+    arr = wrap(as_tensor(a))
     if axis is None:
         return arr.size
     return arr.shape[int(axis)]
@@ -114,7 +114,7 @@ def ravel(a: ArrayLike, order: str = "C") -> Array:
     >>> ravel([[1, 2], [3, 4]], order="F").compute()
     array([1, 3, 2, 4])
     """
-    x = _tensor(a)
+    x = as_tensor(a)
     if order == "F":
         x = lt.transpose(x)
     elif order not in ("C", "A", "K"):
@@ -193,7 +193,7 @@ def broadcast_arrays(*args: ArrayLike, subok: bool = False) -> tuple[Array, ...]
     >>> [a.shape for a in broadcast_arrays([[1], [2]], [3, 4, 5])]
     [(2, 3), (2, 3)]
     """
-    return tuple(_wrap_all(lt.broadcast_arrays(*(_tensor(a) for a in args))))
+    return tuple(_wrap_all(lt.broadcast_arrays(*(as_tensor(a) for a in args))))
 
 
 def broadcast_shapes(*shapes: Any) -> tuple[int, ...]:
@@ -212,7 +212,7 @@ def atleast_1d(*arys: ArrayLike) -> Any:
     >>> atleast_1d(5.0).shape
     (1,)
     """
-    out = [wrap(lt.reshape(x, (1,)) if x.ndim == 0 else x) for x in map(_tensor, arys)]
+    out = [wrap(lt.reshape(x, (1,)) if x.ndim == 0 else x) for x in map(as_tensor, arys)]
     return out[0] if len(out) == 1 else tuple(out)
 
 
@@ -224,7 +224,7 @@ def atleast_2d(*arys: ArrayLike) -> Any:
     (1, 2)
     """
     out = []
-    for x in map(_tensor, arys):
+    for x in map(as_tensor, arys):
         out.append(wrap(lt.expand_dims(x, tuple(range(2 - x.ndim))) if x.ndim < 2 else x))
     return out[0] if len(out) == 1 else tuple(out)
 
@@ -237,7 +237,7 @@ def atleast_3d(*arys: ArrayLike) -> Any:
     (1, 2, 1)
     """
     out = []
-    for x in map(_tensor, arys):
+    for x in map(as_tensor, arys):
         if x.ndim == 0:
             x = lt.reshape(x, (1, 1, 1))
         elif x.ndim == 1:
@@ -288,7 +288,7 @@ def rot90(m: ArrayLike, k: int = 1, axes: tuple[int, int] = (0, 1)) -> Array:
     array([[2, 4],
            [1, 3]])
     """
-    x = _tensor(m)
+    x = as_tensor(m)
     axes = tuple(axes)
     if len(axes) != 2:
         raise ValueError("len(axes) must be 2.")
@@ -378,7 +378,7 @@ def take(
     reject_out("take", out)
     if mode not in ("raise", "wrap", "clip"):
         raise ValueError(f"take: mode must be 'raise', 'wrap' or 'clip' (got {mode!r})")
-    x = _tensor(a)
+    x = as_tensor(a)
     idx = as_variable(indices)
     if mode != "raise":
         if axis is None:

@@ -16,7 +16,7 @@ from typing import Any
 import lazygraph.tensor as lt
 import numpy as np
 from lazygraph.numpy._array import Array
-from lazygraph.numpy._convert import as_variable, wrap
+from lazygraph.numpy._convert import as_tensor, as_variable, nan_replaced, wrap
 from lazygraph.numpy._ufunc import ArrayLike
 from lazygraph.tensor.shape import normalize_axis
 
@@ -39,10 +39,6 @@ __all__ = [
 ]
 
 
-def _tensor(x: ArrayLike) -> Any:
-    return lt.as_tensor_variable(as_variable(x))
-
-
 def bincount(x: ArrayLike, /, weights: ArrayLike = None, minlength: int = 0) -> Array:
     """How often each value ``0..max(x)`` occurs in the non-negative 1-d integer
     ``x``, or the sum of ``weights`` at each value (``numpy.bincount``); at least
@@ -51,7 +47,7 @@ def bincount(x: ArrayLike, /, weights: ArrayLike = None, minlength: int = 0) -> 
     >>> bincount([2, 0, 2], weights=[0.5, 1.0, 2.0]).compute()
     array([1. , 0. , 2.5])
     """
-    v = _tensor(x)
+    v = as_tensor(x)
     if v.ndim != 1:
         raise ValueError(
             "object too deep for desired array"
@@ -72,7 +68,7 @@ def bincount(x: ArrayLike, /, weights: ArrayLike = None, minlength: int = 0) -> 
     if weights is None:
         dtype, amounts = "int64", 1
     else:
-        w = _tensor(weights)
+        w = as_tensor(weights)
         dtype = "complex128" if np.dtype(w.dtype).kind == "c" else "float64"
         amounts = lt.cast(w, dtype)
     if n == 0:
@@ -89,7 +85,7 @@ def digitize(x: ArrayLike, bins: Any, right: bool = False) -> Array:
     >>> digitize([0.5, 1.0, 2.5], [0.0, 1.0, 2.0]).compute()
     array([1, 2, 3])
     """
-    b = _tensor(bins)
+    b = as_tensor(bins)
     if b.ndim != 1:
         raise ValueError("object too deep for desired array")
     side = "left" if right else "right"
@@ -114,7 +110,7 @@ def polyval(p: ArrayLike, x: ArrayLike) -> Array:
     >>> polyval([3, 0, 1], [1.0, 2.0]).compute()
     array([ 4., 13.])
     """
-    coeffs = _tensor(p)
+    coeffs = as_tensor(p)
     if coeffs.ndim != 1 or coeffs.type.shape[0] is None:
         raise ValueError("polyval: p must be a 1-d sequence of known length")
     xv = as_variable(x)
@@ -133,7 +129,7 @@ def vander(x: ArrayLike, N: int | None = None, increasing: bool = False) -> Arra
            [4, 2, 1],
            [9, 3, 1]])
     """
-    v = _tensor(x)
+    v = as_tensor(x)
     if v.ndim != 1:
         raise ValueError("x must be a one-dimensional array or sequence.")
     n = v.type.shape[0] if N is None else int(N)
@@ -150,7 +146,7 @@ def vander(x: ArrayLike, N: int | None = None, increasing: bool = False) -> Arra
 
 
 def _set_operand(x: ArrayLike) -> Any:
-    return lt.ravel(_tensor(x))
+    return lt.ravel(as_tensor(x))
 
 
 def union1d(ar1: ArrayLike, ar2: ArrayLike) -> Array:
@@ -202,10 +198,10 @@ def lexsort(keys: Any, axis: int = -1) -> Array:
     array([0, 1, 2])
     """
     if isinstance(keys, Array) or hasattr(keys, "__lazygraph_variable__"):
-        k = _tensor(keys)
+        k = as_tensor(keys)
         columns = [lt.getitem(k, i) for i in range(k.type.shape[0])]
     else:
-        columns = [_tensor(k) for k in keys]
+        columns = [as_tensor(k) for k in keys]
     if not columns:
         raise TypeError("need sequence of keys with len > 0 in lexsort")
     if any(c.ndim != 1 for c in columns) or axis not in (-1, 0):
@@ -246,7 +242,7 @@ def argpartition(
 
 
 def _check_kth(a: ArrayLike, kth: Any, axis: int | None) -> None:
-    x = _tensor(a)
+    x = as_tensor(a)
     n = x.type.shape[normalize_axis(axis, x.ndim, "partition")] if axis is not None else None
     if axis is None:
         sizes = x.type.shape
@@ -262,9 +258,8 @@ def nancumsum(a: ArrayLike, axis: int | None = None, dtype: Any = None) -> Array
     >>> nancumsum([1.0, float("nan"), 2.0]).compute()
     array([1., 1., 3.])
     """
-    x = _tensor(a)
-    if np.dtype(x.dtype).kind in "fc":
-        x = lt.where(lt.isnan(x), lt.zeros((), dtype=x.dtype), x)
+    x = as_tensor(a)
+    x = nan_replaced(x, 0)
     return wrap(lt.cumsum(x, axis=axis, dtype=dtype))
 
 
@@ -274,9 +269,8 @@ def nancumprod(a: ArrayLike, axis: int | None = None, dtype: Any = None) -> Arra
     >>> nancumprod([2.0, float("nan"), 3.0]).compute()
     array([2., 2., 6.])
     """
-    x = _tensor(a)
-    if np.dtype(x.dtype).kind in "fc":
-        x = lt.where(lt.isnan(x), lt.ones((), dtype=x.dtype), x)
+    x = as_tensor(a)
+    x = nan_replaced(x, 1)
     return wrap(lt.cumprod(x, axis=axis, dtype=dtype))
 
 
@@ -289,7 +283,7 @@ def diagflat(v: ArrayLike, k: int = 0) -> Array:
     """
     from lazygraph.numpy._creation import diag
 
-    return diag(wrap(lt.ravel(_tensor(v))), k)
+    return diag(wrap(lt.ravel(as_tensor(v))), k)
 
 
 def rollaxis(a: ArrayLike, axis: int, start: int = 0) -> Array:
@@ -300,7 +294,7 @@ def rollaxis(a: ArrayLike, axis: int, start: int = 0) -> Array:
     >>> rollaxis(zeros((2, 3, 4)), 2).shape
     (4, 2, 3)
     """
-    x = _tensor(a)
+    x = as_tensor(a)
     n = x.ndim
     axis = normalize_axis(axis, n, "rollaxis")
     if not -n <= start <= n:

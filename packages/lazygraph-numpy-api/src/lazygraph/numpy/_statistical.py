@@ -19,7 +19,7 @@ import lazygraph.tensor as lt
 import numpy as np
 from lazygraph.numpy import _statistical_more
 from lazygraph.numpy._array import Array
-from lazygraph.numpy._convert import as_variable, wrap
+from lazygraph.numpy._convert import as_axis, as_tensor, as_variable, nan_replaced, wrap
 from lazygraph.numpy._statistical_more import *  # noqa: F403
 from lazygraph.numpy._ufunc import ArrayLike, DTypeLike, reject_out
 from lazygraph.tensor.shape import normalize_axes
@@ -49,22 +49,12 @@ __all__ = [
 _NO_VALUE: Any = object()
 
 
-def _tensor(x: ArrayLike) -> Any:
-    return lt.as_tensor_variable(as_variable(x))
-
-
 def _check(name: str, out: Any, where: Any) -> None:
     reject_out(name, out)
     if where is not _NO_VALUE and where is not True:
         raise NotImplementedError(
             f"{name}: where= is not supported by lazygraph; reduce where(mask, x, identity) instead"
         )
-
-
-def _axis(axis: Any) -> Any:
-    if isinstance(axis, list):
-        return tuple(axis)
-    return axis
 
 
 def sum(
@@ -83,7 +73,7 @@ def sum(
     array([3, 7])
     """
     _check("sum", out, where)
-    result = lt.sum(as_variable(a), axis=_axis(axis), dtype=dtype, keepdims=keepdims)
+    result = lt.sum(as_variable(a), axis=as_axis(axis), dtype=dtype, keepdims=keepdims)
     if initial is not _NO_VALUE:
         result = lt.cast(lt.add(result, initial), result.dtype)
     return wrap(result)
@@ -105,7 +95,7 @@ def prod(
     array(24)
     """
     _check("prod", out, where)
-    result = lt.prod(as_variable(a), axis=_axis(axis), dtype=dtype, keepdims=keepdims)
+    result = lt.prod(as_variable(a), axis=as_axis(axis), dtype=dtype, keepdims=keepdims)
     if initial is not _NO_VALUE:
         result = lt.cast(lt.multiply(result, initial), result.dtype)
     return wrap(result)
@@ -116,14 +106,14 @@ def _extremum(
 ) -> Array:
     _check(name, out, where)
     fn = lt.max if name in ("max", "amax") else lt.min
-    x = _tensor(a)
+    x = as_tensor(a)
     if initial is _NO_VALUE:
-        return wrap(fn(x, axis=_axis(axis), keepdims=keepdims))
+        return wrap(fn(x, axis=as_axis(axis), keepdims=keepdims))
     if x.ndim == 0 and type(axis) is int and axis in (0, -1):
         axis = ()  # numpy reduces a 0-d array over "axis 0" as over no axis
     # ``initial`` takes part in the reduction (and is the result of an empty one):
     # move the reduced axes last, flatten them, and append one column of it.
-    axes = normalize_axes(_axis(axis), x.ndim, name)
+    axes = normalize_axes(as_axis(axis), x.ndim, name)
     kept = [i for i in range(x.ndim) if i not in axes]
     sizes = lt.shape_tuple(x)
     count: Any = 1
@@ -185,9 +175,9 @@ def ptp(a: ArrayLike, axis: Any = None, out: None = None, keepdims: bool = False
     array([4, 1])
     """
     reject_out("ptp", out)
-    x = _tensor(a)
-    hi = lt.max(x, axis=_axis(axis), keepdims=keepdims)
-    lo = lt.min(x, axis=_axis(axis), keepdims=keepdims)
+    x = as_tensor(a)
+    hi = lt.max(x, axis=as_axis(axis), keepdims=keepdims)
+    lo = lt.min(x, axis=as_axis(axis), keepdims=keepdims)
     return wrap(lt.subtract(hi, lo))
 
 
@@ -207,7 +197,7 @@ def mean(
     array([2. , 3.5])
     """
     _check("mean", out, where)
-    return wrap(lt.mean(as_variable(a), axis=_axis(axis), dtype=dtype, keepdims=keepdims))
+    return wrap(lt.mean(as_variable(a), axis=as_axis(axis), dtype=dtype, keepdims=keepdims))
 
 
 def var(
@@ -235,7 +225,7 @@ def var(
         raise ValueError("var: ddof and correction can't be provided simultaneously.")
     c = correction if correction is not None else ddof
     return wrap(
-        lt.var(as_variable(a), axis=_axis(axis), dtype=dtype, keepdims=keepdims, correction=c)
+        lt.var(as_variable(a), axis=as_axis(axis), dtype=dtype, keepdims=keepdims, correction=c)
     )
 
 
@@ -264,7 +254,7 @@ def std(
         raise ValueError("std: ddof and correction can't be provided simultaneously.")
     c = correction if correction is not None else ddof
     return wrap(
-        lt.std(as_variable(a), axis=_axis(axis), dtype=dtype, keepdims=keepdims, correction=c)
+        lt.std(as_variable(a), axis=as_axis(axis), dtype=dtype, keepdims=keepdims, correction=c)
     )
 
 
@@ -283,8 +273,8 @@ def median(
     array([3., 4.])
     """
     reject_out("median", out)
-    x = _tensor(a)
-    axes = normalize_axes(_axis(axis), x.ndim, "median")
+    x = as_tensor(a)
+    axes = normalize_axes(as_axis(axis), x.ndim, "median")
     kept = [i for i in range(x.ndim) if i not in axes]
     sizes = lt.shape_tuple(x)
     n = 1
@@ -325,20 +315,22 @@ def average(
     >>> average([1.0, 2.0, 4.0], weights=[1, 1, 2]).compute()
     array(2.75)
     """
-    x = _tensor(a)
+    x = as_tensor(a)
     if weights is None:
-        result = lt.mean(x, axis=_axis(axis), keepdims=keepdims)
+        result = lt.mean(x, axis=as_axis(axis), keepdims=keepdims)
         if not returned:
             return wrap(result)
-        count = lt.cast(lt.sum(lt.ones_like(x), axis=_axis(axis), keepdims=keepdims), result.dtype)
+        count = lt.cast(
+            lt.sum(lt.ones_like(x), axis=as_axis(axis), keepdims=keepdims), result.dtype
+        )
         return wrap(result), wrap(lt.broadcast_to(count, lt.shape_tuple(result)))
-    w = _tensor(weights)
+    w = as_tensor(weights)
     if w.ndim != x.ndim:
         if axis is None:
             raise TypeError("average: axis must be specified when shapes of a and weights differ.")
         if w.ndim != 1:
             raise TypeError("average: 1D weights expected when shapes of a and weights differ.")
-        ax = normalize_axes(_axis(axis), x.ndim, "average")
+        ax = normalize_axes(as_axis(axis), x.ndim, "average")
         if len(ax) != 1:
             raise ValueError("average: the weights must have the shape of a along axis")
         shape = [1] * x.ndim
@@ -348,9 +340,11 @@ def average(
     dtype = dtype or lt.result_type(x, w)
     xw = lt.multiply(lt.cast(x, dtype), w)
     scale = lt.sum(
-        lt.cast(lt.broadcast_to(w, lt.shape_tuple(xw)), dtype), axis=_axis(axis), keepdims=keepdims
+        lt.cast(lt.broadcast_to(w, lt.shape_tuple(xw)), dtype),
+        axis=as_axis(axis),
+        keepdims=keepdims,
     )
-    result = lt.divide(lt.sum(xw, axis=_axis(axis), keepdims=keepdims), scale)
+    result = lt.divide(lt.sum(xw, axis=as_axis(axis), keepdims=keepdims), scale)
     if returned:
         return wrap(result), wrap(lt.broadcast_to(scale, lt.shape_tuple(result)))
     return wrap(result)
@@ -436,10 +430,9 @@ def nansum(
     array(3.)
     """
     reject_out("nansum", out)
-    x = _tensor(a)
-    if np.dtype(x.dtype).kind in "fc":
-        x = lt.where(lt.isnan(x), lt.zeros((), dtype=x.dtype), x)
-    return wrap(lt.sum(x, axis=_axis(axis), dtype=dtype, keepdims=keepdims))
+    x = as_tensor(a)
+    x = nan_replaced(x, 0)
+    return wrap(lt.sum(x, axis=as_axis(axis), dtype=dtype, keepdims=keepdims))
 
 
 def nanmean(
@@ -455,15 +448,15 @@ def nanmean(
     array(1.5)
     """
     reject_out("nanmean", out)
-    x = _tensor(a)
+    x = as_tensor(a)
     if np.dtype(x.dtype).kind not in "fc":
-        return wrap(lt.mean(x, axis=_axis(axis), dtype=dtype, keepdims=keepdims))
+        return wrap(lt.mean(x, axis=as_axis(axis), dtype=dtype, keepdims=keepdims))
     valid = lt.logical_not(lt.isnan(x))
     total = lt.sum(
         lt.where(valid, x, lt.zeros((), dtype=x.dtype)),
-        axis=_axis(axis),
+        axis=as_axis(axis),
         dtype=dtype,
         keepdims=keepdims,
     )
-    count = lt.sum(valid, axis=_axis(axis), keepdims=keepdims)
+    count = lt.sum(valid, axis=as_axis(axis), keepdims=keepdims)
     return wrap(lt.divide(total, lt.cast(count, lt.real(total).dtype)))

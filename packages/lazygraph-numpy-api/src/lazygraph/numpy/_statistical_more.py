@@ -14,7 +14,7 @@ from typing import Any
 import lazygraph.tensor as lt
 import numpy as np
 from lazygraph.numpy._array import Array
-from lazygraph.numpy._convert import as_variable, wrap
+from lazygraph.numpy._convert import as_axis, as_tensor, nan_replaced, wrap
 from lazygraph.numpy._ufunc import ArrayLike, DTypeLike, reject_out
 from lazygraph.tensor.shape import normalize_axes
 
@@ -31,25 +31,17 @@ __all__ = [
 ]
 
 
-def _tensor(x: ArrayLike) -> Any:
-    return lt.as_tensor_variable(as_variable(x))
-
-
-def _axis(axis: Any) -> Any:
-    return tuple(axis) if isinstance(axis, list) else axis
-
-
 def _nan_extremum(name: str, a: ArrayLike, axis: Any, out: Any, keepdims: bool) -> Array:
     reject_out(name, out)
-    x = _tensor(a)
+    x = as_tensor(a)
     fn = lt.max if name == "nanmax" else lt.min
     if np.dtype(x.dtype).kind != "f":
-        return wrap(fn(x, axis=_axis(axis), keepdims=keepdims))
+        return wrap(fn(x, axis=as_axis(axis), keepdims=keepdims))
     nan = lt.isnan(x)
     fill = lt.full((), -np.inf if name == "nanmax" else np.inf, dtype=x.dtype)
-    result = fn(lt.where(nan, fill, x), axis=_axis(axis), keepdims=keepdims)
+    result = fn(lt.where(nan, fill, x), axis=as_axis(axis), keepdims=keepdims)
     # An all-NaN slice gives NaN (numpy also warns).
-    all_nan = lt.all(nan, axis=_axis(axis), keepdims=keepdims)
+    all_nan = lt.all(nan, axis=as_axis(axis), keepdims=keepdims)
     return wrap(lt.where(all_nan, lt.full((), np.nan, dtype=x.dtype), result))
 
 
@@ -85,16 +77,15 @@ def nanprod(
     array(6.)
     """
     reject_out("nanprod", out)
-    x = _tensor(a)
-    if np.dtype(x.dtype).kind in "fc":
-        x = lt.where(lt.isnan(x), lt.ones((), dtype=x.dtype), x)
-    return wrap(lt.prod(x, axis=_axis(axis), dtype=dtype, keepdims=keepdims))
+    x = as_tensor(a)
+    x = nan_replaced(x, 1)
+    return wrap(lt.prod(x, axis=as_axis(axis), dtype=dtype, keepdims=keepdims))
 
 
 def _nanvar(name: str, a: ArrayLike, axis: Any, dtype: Any, ddof: float, keepdims: bool) -> Any:
-    x = _tensor(a)
+    x = as_tensor(a)
     if np.dtype(x.dtype).kind not in "fc":
-        return lt.var(x, axis=_axis(axis), dtype=dtype, keepdims=keepdims, correction=ddof)
+        return lt.var(x, axis=as_axis(axis), dtype=dtype, keepdims=keepdims, correction=ddof)
 
     if x.ndim == 0 and type(axis) is int and axis in (0, -1):
         axis = None  # numpy's float path reduces a 0-d array over "axis 0" as over every axis
@@ -102,16 +93,16 @@ def _nanvar(name: str, a: ArrayLike, axis: Any, dtype: Any, ddof: float, keepdim
         x = lt.cast(x, dtype)
     valid = lt.logical_not(lt.isnan(x))
     zero = lt.zeros((), dtype=x.dtype)
-    count = lt.sum(valid, axis=_axis(axis), keepdims=True)
-    mean = lt.divide(lt.sum(lt.where(valid, x, zero), axis=_axis(axis), keepdims=True), count)
+    count = lt.sum(valid, axis=as_axis(axis), keepdims=True)
+    mean = lt.divide(lt.sum(lt.where(valid, x, zero), axis=as_axis(axis), keepdims=True), count)
     centered = lt.where(valid, lt.subtract(x, lt.cast(mean, x.dtype)), zero)
     squares = lt.real(lt.multiply(centered, lt.conj(centered)))
     dof = lt.subtract(count, ddof)
-    total = lt.sum(squares, axis=_axis(axis), keepdims=True)
+    total = lt.sum(squares, axis=as_axis(axis), keepdims=True)
     result = lt.divide(total, lt.cast(lt.maximum(dof, 0), squares.dtype))
     result = lt.where(lt.greater(dof, 0), result, lt.full((), np.nan, dtype=squares.dtype))
     if not keepdims:
-        result = lt.squeeze(result, normalize_axes(_axis(axis), x.ndim, name))
+        result = lt.squeeze(result, normalize_axes(as_axis(axis), x.ndim, name))
     return result
 
 
@@ -155,10 +146,10 @@ def _quantile(
 ) -> Array:
     if method != "linear":
         raise NotImplementedError(f"{name}: only method='linear' is supported by lazygraph")
-    x = _tensor(a)
+    x = as_tensor(a)
     if np.dtype(x.dtype).kind == "c":
         raise TypeError(f"{name}: a must be an array of real numbers")
-    axes = normalize_axes(_axis(axis), x.ndim, name)
+    axes = normalize_axes(as_axis(axis), x.ndim, name)
     kept = [i for i in range(x.ndim) if i not in axes]
     sizes = lt.shape_tuple(x)
     n = 1
@@ -272,10 +263,10 @@ def cov(
     """
     if fweights is not None or aweights is not None:
         raise NotImplementedError("cov: fweights and aweights are not supported by lazygraph")
-    x = _tensor(m)
+    x = as_tensor(m)
     if x.ndim > 2:
         raise ValueError("m has more than 2 dimensions")
-    w = None if y is None else _tensor(y)
+    w = None if y is None else as_tensor(y)
     if w is not None and w.ndim > 2:
         raise ValueError("y has more than 2 dimensions")
     if dtype is not None:

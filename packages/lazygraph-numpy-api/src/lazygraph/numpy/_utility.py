@@ -14,7 +14,7 @@ from typing import Any
 import lazygraph.tensor as lt
 import numpy as np
 from lazygraph.numpy._array import Array
-from lazygraph.numpy._convert import as_variable, wrap
+from lazygraph.numpy._convert import as_axis, as_variable, wrap
 from lazygraph.numpy._ufunc import ArrayLike, reject_out
 from lazygraph.tensor.shape import normalize_axis
 
@@ -62,10 +62,6 @@ def isscalar(element: Any) -> bool:
 _NO_VALUE: Any = object()
 
 
-def _axis(axis: Any) -> Any:
-    return tuple(axis) if isinstance(axis, list) else axis
-
-
 def _check_where(name: str, where: Any) -> None:
     if where is not _NO_VALUE and where is not True:
         raise NotImplementedError(f"{name}: where= is not supported by lazygraph")
@@ -86,7 +82,7 @@ def all(
     """
     reject_out("all", out)
     _check_where("all", where)
-    return wrap(lt.all(as_variable(a), axis=_axis(axis), keepdims=keepdims))
+    return wrap(lt.all(as_variable(a), axis=as_axis(axis), keepdims=keepdims))
 
 
 def any(
@@ -104,7 +100,7 @@ def any(
     """
     reject_out("any", out)
     _check_where("any", where)
-    return wrap(lt.any(as_variable(a), axis=_axis(axis), keepdims=keepdims))
+    return wrap(lt.any(as_variable(a), axis=as_axis(axis), keepdims=keepdims))
 
 
 def diff(
