@@ -20,9 +20,6 @@ from __future__ import annotations
 
 import argparse
 import gc
-import os
-import platform
-import re
 import statistics
 import sys
 import time
@@ -31,10 +28,11 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
-for path in (ROOT, ROOT / "packages" / "lazygraph-core" / "src"):
+for path in (ROOT, ROOT / "packages" / "lazygraph-core" / "src", ROOT / "benchmarks"):
     if str(path) not in sys.path:
         sys.path.insert(0, str(path))
 
+from _common import machine  # noqa: E402
 from tests.core.graph_fixtures import add, dconst, div, mul, neg, random_dag, sub  # noqa: E402
 
 from lazygraph.graph import Constant, FunctionGraph  # noqa: E402
@@ -158,24 +156,6 @@ def bench_size(n: int, repeats: int) -> dict[str, float | None]:
     """Median seconds per column for graphs of ``n`` nodes (``None``: not available)."""
     runs = [_one_repetition(n, seed) for seed in range(repeats)]
     return {c: statistics.median(r[c] for r in runs) if c in runs[0] else None for c in COLUMNS}
-
-
-def machine() -> str:
-    cpu = platform.processor() or platform.machine()
-    try:
-        with open("/proc/cpuinfo") as f:
-            m = re.search(r"model name\s*:\s*(.+)", f.read())
-        if m:
-            cpu = m.group(1).strip()
-    except OSError:
-        pass
-    import numpy
-
-    return (
-        f"{os.cpu_count()} cores ({cpu}), Python {platform.python_version()}, "
-        f"numpy {numpy.__version__}, "
-        f"OPENBLAS_NUM_THREADS={os.environ.get('OPENBLAS_NUM_THREADS', 'unset')}"
-    )
 
 
 def _cell(seconds: float | None) -> str:

@@ -23,13 +23,15 @@ from __future__ import annotations
 
 import argparse
 import os
-import platform
 import re
 import subprocess
 import sys
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from _common import machine
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
@@ -193,24 +195,6 @@ def load_saved(name: str, title: str, directory: Path) -> Result:
 
 
 # -- the Markdown --------------------------------------------------------------------
-
-
-def machine() -> str:
-    cpu = platform.machine()
-    try:
-        with open("/proc/cpuinfo") as f:
-            m = re.search(r"model name\s*:\s*(.+)", f.read())
-        if m:
-            cpu = m.group(1).strip()
-    except OSError:
-        pass
-    import numpy
-
-    return (
-        f"{os.cpu_count()} cores ({cpu}), Python {platform.python_version()}, "
-        f"numpy {numpy.__version__}, "
-        f"OPENBLAS_NUM_THREADS={os.environ.get('OPENBLAS_NUM_THREADS', 'unset')}"
-    )
 
 
 def markdown(results: list[Result], quick: bool, plots: list[str]) -> str:
