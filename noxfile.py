@@ -55,24 +55,17 @@ def backend_is_placeholder(session: nox.Session, backend: str) -> bool:
     return isinstance(output, str) and output.strip() == "placeholder"
 
 
-# What each backend's session runs when no paths are given after ``--``. The
-# python session runs everything (testpaths in pyproject.toml). Compiled
-# backends pay a kernel compile per (op, dtype, ndim) combination, which puts
-# the whole op table far outside CI's budget on 2 cores (numba: ~0.7 s of LLVM
-# per kernel); their sessions run the backend's own differential tests against
-# the python backend and its doctests (jax: also the numpy-namespace programs).
-# `nox -s "tests(backend='numba')" -- tests/tensor` runs the op table on numba.
-BACKEND_SUITES: dict[str, tuple[str, ...]] = {
+# What each backend's session runs when no paths are given after ``--``: the
+# whole suite (testpaths in pyproject.toml) with LAZYGRAPH_BACKEND set, so the
+# op table and the numpy-namespace tests run on every backend. Compiled
+# backends spread it over every core with pytest-xdist (pytest-xdist: kernel
+# compilation is single-threaded, and the workers share the session's disk
+# cache, so a kernel one worker compiled the others load instead of compiling).
+BACKEND_SUITES: dict[str, tuple[str, ...]] = {"python": (), "numba": (), "jax": ()}
+PARALLEL_ARGS: dict[str, tuple[str, ...]] = {
     "python": (),
-    "numba": (
-        "tests/backends/numba",
-        "packages/lazygraph-backends/src/lazygraph/backends/numba",
-    ),
-    "jax": (
-        "tests/backends/jax",
-        "packages/lazygraph-backends/src/lazygraph/backends/jax",
-        "tests/numpy_api/test_programs.py",
-    ),
+    "numba": ("--numprocesses=auto",),
+    "jax": ("--numprocesses=auto",),
 }
 
 
@@ -89,7 +82,8 @@ def tests(session: nox.Session, backend: str) -> None:
     if backend != "python":
         # A fresh kernel cache per session, inside the session's own directory.
         env["LAZYGRAPH_CACHE_DIR"] = f"{session.virtualenv.location}/lazygraph-cache"
-    session.run("pytest", *(session.posargs or BACKEND_SUITES[backend]), env=env)
+    args = session.posargs or (*PARALLEL_ARGS[backend], *BACKEND_SUITES[backend])
+    session.run("pytest", *args, env=env)
 
 
 @nox.session
@@ -102,8 +96,8 @@ def lint(session: nox.Session) -> None:
 
 @nox.session
 def demo(session: nox.Session) -> None:
-    """Install lazygraph and run the demo script."""
-    install_lazygraph(session)
+    """Install lazygraph (with numba, the default backend) and run the demo script."""
+    install_lazygraph(session, "numba")
     session.run("python", "demo/run.py", *session.posargs, env=ENV)
 
 

@@ -12,12 +12,13 @@ False
 from __future__ import annotations
 
 import contextlib
+import importlib.util
 import os
 from collections.abc import Iterator
 from dataclasses import dataclass, fields
 from typing import Any
 
-__all__ = ["Config", "config"]
+__all__ = ["Config", "config", "default_backend"]
 
 
 def _env_bool(name: str, default: bool) -> bool:
@@ -32,12 +33,27 @@ def _env_int(name: str, default: int) -> int:
     return int(value) if value else default
 
 
+def default_backend() -> str:
+    """``"numba"`` where numba and lazygraph's numba backend are installed, else
+    ``"python"`` (checked without importing either)."""
+    try:
+        ready = all(
+            importlib.util.find_spec(name) is not None
+            for name in ("numba", "lazygraph.backends.numba")
+        )
+    except (ImportError, ValueError):
+        ready = False
+    return "numba" if ready else "python"
+
+
 @dataclass
 class Config:
     """Every setting, its environment variable and its default.
 
     - ``backend`` (``LAZYGRAPH_BACKEND``): the backend ``function`` compiles with
-      when no mode names one. ``"python"`` runs each Op's numpy ``perform``.
+      when no mode names one: ``"numba"`` where numba is installed (the
+      ``lazygraph-backends[numba]`` extra), else ``"python"``, which runs each Op's
+      numpy ``perform``; ``"jax"`` runs on JAX/XLA.
     - ``print_rewrites`` (``LAZYGRAPH_PRINT_REWRITES``): print every rewrite that fires.
     - ``on_unsupported`` (``LAZYGRAPH_ON_UNSUPPORTED``): ``"fallback"`` runs an Op a
       backend cannot lower through its python ``perform``; ``"raise"`` raises.
@@ -47,6 +63,8 @@ class Config:
       function lazygraph.numpy does not implement is called on lazy arrays (it computes
       them and calls numpy): ``"warn"`` (once per function), ``"raise"`` or ``"ignore"``.
     - ``num_threads`` (``LAZYGRAPH_NUM_THREADS``): threads for compiled kernels; 0 = all cores.
+    - ``numba_graph_after`` (``LAZYGRAPH_NUMBA_GRAPH_AFTER``): the numba backend runs a
+      graph kernel by kernel for this many calls, then compiles it into one function.
     - ``cache_dir`` (``LAZYGRAPH_CACHE_DIR``): on-disk compile cache; "" = per-user default.
     - ``compile_cache_size`` (``LAZYGRAPH_COMPILE_CACHE_SIZE``): how many compiled functions
       the in-memory structural cache keeps (least recently used dropped first); 0 = none.
@@ -54,12 +72,13 @@ class Config:
       while a compile takes longer than about 1.5 s; ``False`` (``0``) keeps quiet.
     """
 
-    backend: str = os.environ.get("LAZYGRAPH_BACKEND", "python")
+    backend: str = os.environ.get("LAZYGRAPH_BACKEND") or default_backend()
     print_rewrites: bool = _env_bool("LAZYGRAPH_PRINT_REWRITES", False)
     on_unsupported: str = os.environ.get("LAZYGRAPH_ON_UNSUPPORTED", "fallback")
     on_rewrite_error: str = os.environ.get("LAZYGRAPH_ON_REWRITE_ERROR", "warn")
     on_numpy_fallback: str = os.environ.get("LAZYGRAPH_ON_NUMPY_FALLBACK", "warn")
     num_threads: int = _env_int("LAZYGRAPH_NUM_THREADS", 0)
+    numba_graph_after: int = _env_int("LAZYGRAPH_NUMBA_GRAPH_AFTER", 32)
     cache_dir: str = os.environ.get("LAZYGRAPH_CACHE_DIR", "")
     compile_cache_size: int = _env_int("LAZYGRAPH_COMPILE_CACHE_SIZE", 512)
     progress: bool = _env_bool("LAZYGRAPH_PROGRESS", True)

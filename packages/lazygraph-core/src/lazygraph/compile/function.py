@@ -62,6 +62,9 @@ class Function:
         self.backend = backend
         self.input_types = [v.type for v in fgraph.inputs]
         self.trust_input = False
+        # compiled backends (numba, jax) compile their code at the first call,
+        # for the input types it brings: that call reports progress too
+        self._first_call = backend != "python"
 
     def __call__(self, *args: Any) -> Any:
         if len(args) != len(self.input_types):
@@ -71,10 +74,19 @@ class Function:
             )
         if not self.trust_input:
             args = tuple(t.filter(a) for t, a in zip(self.input_types, args, strict=True))
-        outputs = self.fn(*args)
+        outputs = self._call_first(args) if self._first_call else self.fn(*args)
         if self.unpack_single:
             return outputs[0]
         return list(outputs)
+
+    def _call_first(self, args: tuple[Any, ...]) -> Sequence[Any]:
+        from lazygraph.compile.profile import compile_progress
+
+        with compile_progress(len(self.fgraph.apply_nodes)) as stage:
+            stage(f"compiling for {self.backend} (first call)")
+            outputs = self.fn(*args)
+        self._first_call = False
+        return outputs
 
 
 def function(

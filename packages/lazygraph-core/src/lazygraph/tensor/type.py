@@ -127,6 +127,9 @@ class TensorType(Type):
         self.shape = _normalize_shape(shape)
         self.numpy_dtype = np.dtype(self.dtype)
         self._hash = hash((TensorType, self.dtype, self.shape))
+        # filter's fast path: an ndarray of this dtype and rank, sizes unconstrained
+        self._any_sizes = all(d is None for d in self.shape)
+        self._ndim = len(self.shape)
 
     # Equality is on the hot path of every replace and merge: keep it cheap.
     def __eq__(self, other: object) -> bool:
@@ -161,6 +164,13 @@ class TensorType(Type):
         ``can_cast(..., "same_kind")`` allows it without loss of kind (or always,
         with ``allow_downcast``); Python scalars convert when they fit.
         """
+        if (
+            type(data) is np.ndarray
+            and self._any_sizes
+            and data.ndim == self._ndim
+            and data.dtype == self.numpy_dtype
+        ):
+            return data  # the common case of a compiled function's call
         if isinstance(data, np.ndarray) and data.dtype == self.numpy_dtype:
             arr = data
         elif strict:

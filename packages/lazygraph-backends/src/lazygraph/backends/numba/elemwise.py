@@ -28,7 +28,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from lazygraph.backends.numba.dispatch import JIT, numba_funcify
+from lazygraph.backends.numba.dispatch import (
+    JIT,
+    JIT_PARALLEL,
+    Unsupported,
+    numba_funcify,
+    numba_funcify_parallel,
+)
 from lazygraph.backends.numba.scalar import composite_lines, scalar_expr, to_dtype
 from lazygraph.graph.basic import Apply
 from lazygraph.tensor.elemwise import DimShuffle, Elemwise
@@ -102,8 +108,9 @@ def operand_reads(in_ndims: list[int], ndim: int) -> list[str]:
     return args
 
 
-def elemwise_source(node: Apply) -> str:
-    """The kernel source of an ``Elemwise`` node (see the module docstring)."""
+def elemwise_source(node: Apply, parallel: bool = False) -> str:
+    """The kernel source of an ``Elemwise`` node (see the module docstring);
+    with ``parallel``, the outermost loop is a ``prange``."""
     op: Elemwise = node.op  # type: ignore[assignment]
     ndim = node.outputs[0].type.ndim  # type: ignore[attr-defined]
     nin = len(node.inputs)
@@ -111,7 +118,8 @@ def elemwise_source(node: Apply) -> str:
     inplace = dict(op.inplace_pattern)
     out_dtypes = [o.type.dtype for o in node.outputs]  # type: ignore[attr-defined]
     xs = [f"x{i}" for i in range(nin)]
-    lines = [JIT, f"def kernel({', '.join(xs)}):", *broadcast_prologue(node, ndim, str(op))]
+    jit = JIT_PARALLEL if parallel else JIT
+    lines = [jit, f"def kernel({', '.join(xs)}):", *broadcast_prologue(node, ndim, str(op))]
     shape = "(" + "".join(f"d{k}, " for k in range(ndim)) + ")"
     for j, dtype in enumerate(out_dtypes):
         if j in inplace:
@@ -121,7 +129,8 @@ def elemwise_source(node: Apply) -> str:
     outs_tuple = "(" + "".join(f"o{j}, " for j in range(len(out_dtypes))) + ")"
     indent = "    "
     for k in range(ndim):
-        lines.append(f"{indent}for i{k} in range(d{k}):")
+        loop = "prange" if parallel and k == 0 else "range"
+        lines.append(f"{indent}for i{k} in {loop}(d{k}):")
         indent += "    "
     args = operand_reads(in_ndims, ndim)
     body, results = _scalar_body(op, node, args)
@@ -135,6 +144,13 @@ def elemwise_source(node: Apply) -> str:
 @numba_funcify.register(Elemwise)
 def _funcify_elemwise(op: Elemwise, node: Apply) -> str:
     return elemwise_source(node)
+
+
+@numba_funcify_parallel.register(Elemwise)
+def _funcify_elemwise_parallel(op: Elemwise, node: Apply) -> str:
+    if node.outputs[0].type.ndim == 0:  # type: ignore[attr-defined]
+        raise Unsupported("a 0-d Elemwise has no loop to share")
+    return elemwise_source(node, parallel=True)
 
 
 @numba_funcify.register(DimShuffle)

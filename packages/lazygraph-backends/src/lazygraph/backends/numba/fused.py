@@ -13,30 +13,52 @@ True
 
 from __future__ import annotations
 
-from lazygraph.backends.numba.dispatch import JIT, Unsupported, numba_funcify
+from lazygraph.backends.numba.dispatch import (
+    JIT,
+    JIT_PARALLEL,
+    Unsupported,
+    numba_funcify,
+    numba_funcify_parallel,
+)
 from lazygraph.backends.numba.elemwise import broadcast_prologue, operand_reads, scalar_body
 from lazygraph.backends.numba.reduction import reduce_loops
 from lazygraph.graph.basic import Apply
 from lazygraph.tensor.fused import FusedReduce
 
-__all__: list[str] = []
+__all__ = ["fused_reduce_source"]
 
 
 @numba_funcify.register(FusedReduce)
 def _funcify_fused_reduce(op: FusedReduce, node: Apply) -> str:
+    return fused_reduce_source(op, node)
+
+
+@numba_funcify_parallel.register(FusedReduce)
+def _funcify_fused_reduce_parallel(op: FusedReduce, node: Apply) -> str:
+    return fused_reduce_source(op, node, parallel=True)
+
+
+def fused_reduce_source(op: FusedReduce, node: Apply, parallel: bool = False) -> str:
+    """The kernel source of a ``FusedReduce`` node (``parallel``: see
+    :func:`~lazygraph.backends.numba.reduction.reduce_loops`)."""
     in_dtypes = [v.type.dtype for v in node.inputs]  # type: ignore[attr-defined]
     in_ndims = [v.type.ndim for v in node.inputs]  # type: ignore[attr-defined]
     elem_dtype = op.elemwise_dtype(node)
     out_dtype = node.outputs[0].type.dtype  # type: ignore[attr-defined]
-    if "complex" in elem_dtype or "complex" in out_dtype:
-        raise Unsupported("complex FusedReduce")
+    if ("complex" in elem_dtype or "complex" in out_dtype) and op.reduce.kind not in (
+        "sum",
+        "prod",
+        "mean",
+    ):
+        raise Unsupported(f"complex FusedReduce {op.reduce.kind}")
     ndim = max(in_ndims, default=0)
     xs = [f"x{i}" for i in range(len(in_dtypes))]
-    lines = [JIT, f"def kernel({', '.join(xs)}):", *broadcast_prologue(node, ndim, str(op))]
+    jit = JIT_PARALLEL if parallel else JIT
+    lines = [jit, f"def kernel({', '.join(xs)}):", *broadcast_prologue(node, ndim, str(op))]
     body, results = scalar_body(
         op.scalar_op, in_dtypes, [elem_dtype], operand_reads(in_ndims, ndim)
     )
     load = [*body, f"v = {results[0]}"]
     dims = [f"d{k}" for k in range(ndim)]
-    lines += reduce_loops(op.reduce, ndim, elem_dtype, out_dtype, dims, load)
+    lines += reduce_loops(op.reduce, ndim, elem_dtype, out_dtype, dims, load, parallel)
     return "\n".join(lines) + "\n"

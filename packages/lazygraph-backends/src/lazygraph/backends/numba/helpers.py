@@ -22,6 +22,8 @@ from numba import njit, types
 __all__ = [
     "cast_float_int",
     "cast_float_uint64",
+    "complex_divide",
+    "complex_pow",
     "float_floor_divide",
     "float_remainder",
     "hugepage_hint",
@@ -256,3 +258,62 @@ else:
     def hugepage_hint(a):  # type: ignore[no-untyped-def]
         """No-op outside Linux (transparent huge pages are a Linux feature)."""
         return a
+
+
+@njit(**_OPTS)
+def complex_divide(a, b):  # type: ignore[no-untyped-def]
+    """numpy's complex division (Smith's algorithm, as its ufunc loop), in the
+    operands' precision; a zero divisor gives numpy's inf/NaN, never an error."""
+    ar, ai, br, bi = a.real, a.imag, b.real, b.imag
+    abs_r, abs_i = abs(br), abs(bi)
+    if abs_r >= abs_i:
+        if abs_r == 0 and abs_i == 0:
+            return complex(ar / abs_r, ai / abs_r)
+        rat = bi / br
+        scl = (br / br) / (br + bi * rat)
+        return complex((ar + ai * rat) * scl, (ai - ar * rat) * scl)
+    rat = br / bi
+    scl = (bi / bi) / (bi + br * rat)
+    return complex((ar * rat + ai) * scl, (ai * rat - ar) * scl)
+
+
+@njit(**_OPTS)
+def _complex_mul(a, b):  # type: ignore[no-untyped-def]
+    return complex(a.real * b.real - a.imag * b.imag, a.real * b.imag + a.imag * b.real)
+
+
+@njit(**_OPTS)
+def complex_pow(a, b):  # type: ignore[no-untyped-def]
+    """numpy's complex power (``npy_cpow``): exact small integer powers by
+    repeated squaring, 0 ** z, and ``exp(b * log(a))`` otherwise."""
+    ar, ai, br, bi = a.real, a.imag, b.real, b.imag
+    zero = ar - ar if ar == ar else ai - ai
+    if br == 0 and bi == 0:
+        return complex(zero + 1, zero)
+    if ar == 0 and ai == 0:
+        if br > 0:
+            return complex(zero, zero)
+        return complex(np.nan, np.nan)
+    if bi == 0 and br == br and abs(br) < 100 and br == np.floor(br):
+        n = int(br)
+        if n == 1:
+            return complex(ar, ai)
+        if n == 2:
+            return _complex_mul(a, a)
+        if n == 3:
+            return _complex_mul(a, _complex_mul(a, a))
+        m = -n if n < 0 else n
+        acc = complex(1.0, 0.0)
+        p = complex(ar, ai)
+        mask = 1
+        while True:
+            if m & mask:
+                acc = _complex_mul(acc, p)
+            mask <<= 1
+            if m < mask:
+                break
+            p = _complex_mul(p, p)
+        if n < 0:
+            return complex_divide(complex(1.0, 0.0), acc)
+        return acc
+    return np.exp(b * np.log(a))

@@ -1,14 +1,32 @@
 """The Numba linker: a rewritten ``FunctionGraph`` becomes one callable.
 
-When every node has a lowering (and the graph has at most
-:data:`WHOLE_GRAPH_MAX_NODES` nodes), the linker generates one ``njit`` function
-that calls each node's kernel in toposort order and returns the outputs, so a
-call costs one Numba dispatch. Its source names kernels by content hash and
-never mentions sizes, so graphs of the same structure share it (and its disk
-cache entry). When some node has no lowering, the linker runs the nodes one
-by one instead: compiled kernels for the lowered ones, ``Op.perform`` for the
-others, with a one-time :class:`NumbaFallbackWarning` naming each such Op
-(``config.on_unsupported = "raise"`` raises instead).
+Every node with a lowering gets a compiled kernel (shared by every graph and
+every array size with the same node structure). A call runs in one of two
+tiers:
+
+- kernel by kernel, from a Python loop (about 1 µs per node), for the first
+  ``config.numba_graph_after`` calls (``LAZYGRAPH_NUMBA_GRAPH_AFTER``); nodes
+  without a lowering run their ``Op.perform`` here, with a one-time
+  :class:`NumbaFallbackWarning` naming each such Op
+  (``config.on_unsupported = "raise"`` raises instead);
+- then, when every node has a kernel, the graph has at most
+  :data:`WHOLE_GRAPH_MAX_NODES` nodes and the Python loop is a noticeable part
+  of a call (small arrays), one generated ``njit`` function that
+  calls the kernels in toposort order, so a call costs one Numba dispatch. Its
+  source names kernels by content hash and never mentions sizes, so graphs of
+  the same structure share it (and its disk cache entry).
+
+Most graphs are called a few times (interactive work, tests), or spend their
+time in the kernels, and never pay for the graph function; hot graphs of
+small arrays do, once. A graph of a single node calls its
+kernel directly from the first call.
+
+Threads: a node whose inputs have :data:`PARALLEL_MIN_SIZE` elements or more
+runs its multithreaded kernel when it has one (elementwise loops and
+reductions over trailing axes; the outer loop is a ``prange``), built on first
+need, with ``config.num_threads`` threads (``LAZYGRAPH_NUM_THREADS``; 0 means
+all). One Python thread at a time runs multithreaded kernels; others run the
+serial ones meanwhile rather than wait.
 
 >>> import numpy as np
 >>> import lazygraph, lazygraph.tensor as lt
@@ -21,9 +39,12 @@ array([2., 2., 2.])
 
 from __future__ import annotations
 
+import contextlib
 import copy
+import threading
+import time
 import warnings
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 import numpy as np
@@ -34,7 +55,13 @@ from lazygraph.configuration import config
 from lazygraph.graph.basic import Apply, Constant, Variable
 from lazygraph.graph.fg import FunctionGraph
 
-__all__ = ["NumbaBackend", "NumbaFallbackWarning", "compile_stats"]
+__all__ = [
+    "PARALLEL_MIN_SIZE",
+    "NumbaBackend",
+    "NumbaFallbackWarning",
+    "compile_stats",
+    "thread_count",
+]
 
 
 #: Graphs with more nodes run their kernels from a Python loop (about 1 µs per
@@ -59,6 +86,7 @@ class CompileStats:
         self.graphs = 0
         self.graph_functions = 0
         self.kernels = 0
+        self.parallel_kernels = 0
         self.fallback_nodes = 0
 
 
@@ -86,8 +114,38 @@ def _warn_fallback(node: Apply, why: str) -> None:
         )
 
 
-def _kernel_for(node: Apply) -> tuple[Any, str] | None:
-    """(kernel dispatcher, module hash) for ``node``, or None when unsupported."""
+class Kernel:
+    """A node's compiled kernel: the serial dispatcher, the hash naming its
+    module, and, built on first use, its multithreaded variant."""
+
+    __slots__ = ("_parallel", "fn", "key", "node", "parallel_key")
+
+    def __init__(self, node: Apply, fn: Any, key: str) -> None:
+        self.node = node
+        self.fn = fn
+        self.key = key
+        self._parallel: Any = _UNBUILT
+        self.parallel_key: str | None = None
+
+    def parallel(self) -> Any:
+        """The multithreaded dispatcher, or None when the node has none."""
+        if self._parallel is _UNBUILT:
+            try:
+                source = kernel_module_source(self.node, parallel=True)
+            except Unsupported:
+                self._parallel = None
+            else:
+                self.parallel_key = disk.source_hash(source)
+                self._parallel = disk.load_source(source).kernel
+                compile_stats.parallel_kernels += 1
+        return self._parallel
+
+
+_UNBUILT = object()
+
+
+def _kernel_for(node: Apply) -> Kernel | None:
+    """The node's :class:`Kernel`, or None when it has no lowering."""
     try:
         source = kernel_module_source(node)
     except Unsupported as exc:
@@ -95,7 +153,7 @@ def _kernel_for(node: Apply) -> tuple[Any, str] | None:
         return None
     module = disk.load_source(source)
     compile_stats.kernels += 1
-    return module.kernel, disk.source_hash(source)
+    return Kernel(node, module.kernel, disk.source_hash(source))
 
 
 def _constant_value(c: Constant) -> np.ndarray:
@@ -103,6 +161,58 @@ def _constant_value(c: Constant) -> np.ndarray:
     if not value.flags.writeable or not value.flags.c_contiguous:
         value = np.array(value, order="C", copy=True)
     return value
+
+
+# -- threads ------------------------------------------------------------------
+
+#: inputs of at least this many elements run a node's multithreaded kernel
+#: (when it has one and more than one thread is allowed); below it, starting
+#: the threads costs more than they save
+PARALLEL_MIN_SIZE = 1 << 17
+
+# Numba's default threading layer (workqueue) must not be entered by two
+# Python threads at once. Whoever holds this gate runs multithreaded kernels;
+# a thread that finds it taken runs the serial kernels instead of waiting.
+_parallel_gate = threading.Lock()
+
+
+def thread_count() -> int:
+    """Threads a multithreaded kernel may use: ``config.num_threads``
+    (``LAZYGRAPH_NUM_THREADS``), or all of Numba's when it is 0."""
+    import numba
+
+    wanted = config.num_threads
+    return (
+        min(wanted, numba.config.NUMBA_NUM_THREADS)
+        if wanted > 0
+        else numba.config.NUMBA_NUM_THREADS
+    )
+
+
+def _large(values: Sequence[Any]) -> bool:
+    # a plain loop: this runs on every call, and any() over a generator costs more
+    for v in values:  # noqa: SIM110
+        if getattr(v, "size", 0) >= PARALLEL_MIN_SIZE:
+            return True
+    return False
+
+
+@contextlib.contextmanager
+def _threads() -> Iterator[bool]:
+    """Yields whether this call may run multithreaded kernels (and holds the
+    gate while it does)."""
+    n = thread_count()
+    if n <= 1 or not _parallel_gate.acquire(blocking=False):
+        yield False
+        return
+    try:
+        import numba
+
+        if numba.get_num_threads() != n:
+            numba.set_num_threads(n)
+        yield True
+    finally:
+        _parallel_gate.release()
 
 
 class NumbaBackend:
@@ -113,51 +223,114 @@ class NumbaBackend:
     def compile(self, fgraph: FunctionGraph) -> Callable[..., Sequence[Any]]:
         compile_stats.graphs += 1
         nodes = fgraph.toposort()
-        kernels: list[tuple[Any, str] | None] = [_kernel_for(node) for node in nodes]
+        kernels = [_kernel_for(node) for node in nodes]
+        runner = _node_by_node(fgraph, nodes, kernels)
         if len(nodes) == 1 and kernels[0] is not None:
-            return _single_node(fgraph, nodes[0], kernels[0])
+            return _single_node(fgraph, nodes[0], kernels[0], runner)
         if 1 < len(nodes) <= WHOLE_GRAPH_MAX_NODES and all(k is not None for k in kernels):
-            try:
-                return _whole_graph(fgraph, nodes, kernels)  # type: ignore[arg-type]
-            except Unsupported:
-                pass
-        return _node_by_node(fgraph, nodes, kernels)
+            return _Tiered(runner, fgraph, nodes, kernels)  # type: ignore[arg-type]
+        return runner
+
+
+#: what the Python loop costs per node and call (measured: 1 to 2 µs), the
+#: most a graph function can save
+LOOP_COST_PER_NODE = 2e-6
+#: a graph function is built only when it would save at least this fraction
+#: of the time a call takes
+PROMOTE_GAIN = 0.05
+
+
+class _Tiered:
+    """Runs a graph kernel by kernel, timing its calls. At call
+    ``config.numba_graph_after + 1`` it compiles the whole graph into one
+    function, if that pays: when the loop's cost (:data:`LOOP_COST_PER_NODE`
+    per node) is at least :data:`PROMOTE_GAIN` of the mean call. A graph
+    called a few times (interactive work, tests) never pays for a graph
+    function, nor does one whose kernels dominate (large arrays); a hot graph
+    of small arrays gets one. ``numba_graph_after = 0`` builds it at the first
+    call, unconditionally."""
+
+    __slots__ = ("_calls", "_elapsed", "_fgraph", "_kernels", "_nodes", "_run")
+
+    def __init__(
+        self,
+        runner: Callable[..., list[Any]],
+        fgraph: FunctionGraph,
+        nodes: list[Apply],
+        kernels: list[Kernel],
+    ) -> None:
+        self._run = runner
+        self._fgraph: FunctionGraph | None = fgraph
+        self._nodes = nodes
+        self._kernels = kernels
+        self._calls = 0
+        self._elapsed = 0.0
+
+    def __call__(self, *args: Any) -> list[Any]:
+        if self._fgraph is None:
+            return self._run(*args)
+        self._calls += 1
+        if self._calls > config.numba_graph_after:
+            self._promote()
+            return self._run(*args)
+        if self._calls == 1:  # compiles the kernels: says nothing about the loop
+            return self._run(*args)
+        start = time.perf_counter()
+        results = self._run(*args)
+        self._elapsed += time.perf_counter() - start
+        return results
+
+    def _promote(self) -> None:
+        fgraph, self._fgraph = self._fgraph, None  # one thread decides
+        if fgraph is None:
+            return
+        timed = self._calls - 2
+        if config.numba_graph_after > 0 and timed > 0:
+            saving = len(self._nodes) * LOOP_COST_PER_NODE
+            if saving < PROMOTE_GAIN * self._elapsed / timed:
+                return  # the kernels dominate: the loop stays
+        try:
+            self._run = _whole_graph(fgraph, self._nodes, self._kernels, self._run)
+        except Unsupported:
+            pass
+        except BaseException:
+            self._fgraph = fgraph  # interrupted: decide again on a later call
+            raise
 
 
 def _single_node(
-    fgraph: FunctionGraph, node: Apply, kernel: tuple[Any, str]
+    fgraph: FunctionGraph,
+    node: Apply,
+    kernel: Kernel,
+    runner: Callable[..., list[Any]],
 ) -> Callable[..., Sequence[Any]]:
-    """One node: call its kernel directly (no graph function to compile)."""
-    if [o for o in fgraph.outputs] != list(node.outputs):
-        return _node_by_node(fgraph, [node], [kernel])
-    slots = []
-    for v in node.inputs:
-        if isinstance(v, Constant):
-            slots.append((False, _constant_value(v)))
-        else:
-            slots.append((True, fgraph.inputs.index(v)))
-    if all(is_input for is_input, _ in slots) and [s for _, s in slots] == list(
-        range(len(fgraph.inputs))
-    ):
-        fn = kernel[0]
-        numba_error = _numba_errors()
-        fallback: list[Callable[..., Sequence[Any]]] = []
+    """One node whose inputs are the graph's inputs in order: call its kernel
+    directly (no graph function to compile)."""
+    if list(fgraph.outputs) != list(node.outputs) or list(node.inputs) != list(fgraph.inputs):
+        return runner
+    fn = kernel.fn
+    numba_error = _numba_errors()
+    fallback: list[Callable[..., Sequence[Any]]] = []
 
-        def run_direct(*args: Any) -> list[Any]:
-            if fallback:
-                return list(fallback[0](*args))
-            try:
+    def run_direct(*args: Any) -> list[Any]:
+        if fallback:
+            return list(fallback[0](*args))
+        try:
+            if _large(args):
+                with _threads() as parallel:
+                    pfn = kernel.parallel() if parallel else None
+                    results = (pfn or fn)(*args)
+            else:
                 results = fn(*args)
-            except numba_error:
-                fallback.append(_node_by_node(fgraph, [node], [None]))
-                _warn_fallback(node, "its kernel does not compile for these inputs")
-                return list(fallback[0](*args))
-            if disk.pending:
-                disk.flush_pending()
-            return list(results)
+        except numba_error:
+            fallback.append(_node_by_node(fgraph, [node], [None]))
+            _warn_fallback(node, "its kernel does not compile for these inputs")
+            return list(fallback[0](*args))
+        if disk.pending:
+            disk.flush_pending()
+        return list(results)
 
-        return run_direct
-    return _node_by_node(fgraph, [node], [kernel])
+    return run_direct
 
 
 def _names(fgraph: FunctionGraph) -> tuple[dict[Variable, str], list[Constant]]:
@@ -172,19 +345,21 @@ def _names(fgraph: FunctionGraph) -> tuple[dict[Variable, str], list[Constant]]:
     return names, constants
 
 
-def _whole_graph(
-    fgraph: FunctionGraph, nodes: list[Apply], kernels: list[tuple[Any, str]]
-) -> Callable[..., Sequence[Any]]:
+def _graph_source(
+    fgraph: FunctionGraph, nodes: list[Apply], keys: list[str]
+) -> tuple[str, list[Constant]]:
+    """The module source of the graph function calling the kernels named by
+    ``keys`` (one per node, in toposort order), and its constants."""
     names, constants = _names(fgraph)
     lines = [HEADER, "from lazygraph.backends.numba.cache import loaded_module", ""]
     kernel_names: dict[str, str] = {}
-    for _, key in kernels:
+    for key in keys:
         if key not in kernel_names:
             kernel_names[key] = f"k{len(kernel_names)}"
             lines.append(f'{kernel_names[key]} = loaded_module("{key}").kernel')
     body = []
     counter = 0
-    for node, (_, key) in zip(nodes, kernels, strict=True):
+    for node, key in zip(nodes, keys, strict=True):
         outs = []
         for o in node.outputs:
             names[o] = f"v{counter}"
@@ -198,23 +373,52 @@ def _whole_graph(
     params = [f"a{k}" for k in range(len(fgraph.inputs))] + [f"c{k}" for k in range(len(constants))]
     lines += ["", "", JIT, f"def graph({', '.join(params)}):", *body]
     lines.append(f"    return ({', '.join(results)},)")
-    source = "\n".join(lines) + "\n"
-    module = disk.load_source(source)
+    return "\n".join(lines) + "\n", constants
+
+
+def _whole_graph(
+    fgraph: FunctionGraph,
+    nodes: list[Apply],
+    kernels: list[Kernel],
+    runner: Callable[..., list[Any]],
+) -> Callable[..., list[Any]]:
+    """One compiled function calling every node's kernel; for large inputs a
+    second one (built on first need) calling the multithreaded kernels where
+    nodes have them. Falls back to ``runner`` (kernel by kernel) for inputs a
+    kernel does not type for."""
+    source, constants = _graph_source(fgraph, nodes, [k.key for k in kernels])
+    graph_fn = disk.load_source(source).graph
     compile_stats.graph_functions += 1
-    graph_fn = module.graph
     const_values = tuple(_constant_value(c) for c in constants)
-    fallback: list[Callable[..., Sequence[Any]]] = []
+    parallel_fn: list[Any] = []
+    failed: list[bool] = []
     numba_error = _numba_errors()
 
+    def parallel_graph() -> Any:
+        if not parallel_fn:
+            keys = [k.key if k.parallel() is None else k.parallel_key for k in kernels]
+            if keys == [k.key for k in kernels]:
+                parallel_fn.append(None)  # no node has a multithreaded kernel
+            else:
+                src, _ = _graph_source(fgraph, nodes, keys)  # type: ignore[arg-type]
+                parallel_fn.append(disk.load_source(src).graph)
+                compile_stats.graph_functions += 1
+        return parallel_fn[0]
+
     def run(*args: Any) -> list[Any]:
-        if fallback:
-            return list(fallback[0](*args))
+        if failed:
+            return runner(*args)
         try:
-            results = graph_fn(*args, *const_values)
+            if _large(args):
+                with _threads() as parallel:
+                    fn = (parallel_graph() if parallel else None) or graph_fn
+                    results = fn(*args, *const_values)
+            else:
+                results = graph_fn(*args, *const_values)
         except numba_error:
             # a kernel that does not type for these inputs: run node by node
-            fallback.append(_node_by_node(fgraph, nodes, list(kernels)))
-            return list(fallback[0](*args))
+            failed.append(True)
+            return runner(*args)
         if disk.pending:
             disk.flush_pending()
         return list(results)
@@ -229,8 +433,10 @@ def _numba_errors() -> tuple[type[BaseException], ...]:
 
 
 def _node_by_node(
-    fgraph: FunctionGraph, nodes: list[Apply], kernels: list[tuple[Any, str] | None]
-) -> Callable[..., Sequence[Any]]:
+    fgraph: FunctionGraph, nodes: list[Apply], kernels: list[Kernel | None]
+) -> Callable[..., list[Any]]:
+    """Runs the nodes in order from Python: each node's kernel (its
+    multithreaded one for large inputs), or its ``perform`` when it has none."""
     index: dict[Variable, int] = {v: k for k, v in enumerate(fgraph.variables)}
     template: list[Any] = [None] * len(index)
     for v, k in index.items():
@@ -245,7 +451,8 @@ def _node_by_node(
         outs = [index[v] for v in node.outputs]
         if kernel is None:
             compile_stats.fallback_nodes += 1
-        steps.append([node, None if kernel is None else kernel[0], ins, outs])
+        steps.append([node, kernel, ins, outs])
+    numba_error = _numba_errors()
 
     def run(*args: Any) -> list[Any]:
         values = list(template)
@@ -256,8 +463,13 @@ def _node_by_node(
             in_values = [values[i] for i in ins]
             if kernel is not None:
                 try:
-                    results = kernel(*in_values)
-                except _numba_errors() as exc:
+                    if _large(in_values):
+                        with _threads() as parallel:
+                            fn = (kernel.parallel() if parallel else None) or kernel.fn
+                            results = fn(*in_values)
+                    else:
+                        results = kernel.fn(*in_values)
+                except numba_error as exc:
                     _warn_fallback(node, f"its kernel does not compile: {type(exc).__name__}")
                     step[1] = None
                     kernel = None

@@ -6,7 +6,8 @@ reductions), each output element is accumulated in a local variable by the
 inner loops; otherwise the output array itself is the accumulator. max/min
 propagate NaN as numpy does; argmax/argmin return the first NaN's index, like
 numpy. Zero-size reductions without identity raise numpy's ``ValueError``.
-var, std and logsumexp (and complex inputs) run through ``perform``.
+Complex inputs reduce with sum, prod and mean; var, std, logsumexp and the
+complex orderings (max/min/argmax/argmin) run through ``perform``.
 
 >>> import lazygraph.tensor as lt
 >>> node = lt.sum(lt.tensor("float64", (None, None)), axis=1).owner
@@ -18,8 +19,14 @@ from __future__ import annotations
 
 import numpy as np
 
-from lazygraph.backends.numba.dispatch import JIT, Unsupported, numba_funcify
-from lazygraph.backends.numba.scalar import literal, to_dtype
+from lazygraph.backends.numba.dispatch import (
+    JIT,
+    JIT_PARALLEL,
+    Unsupported,
+    numba_funcify,
+    numba_funcify_parallel,
+)
+from lazygraph.backends.numba.scalar import conv, literal, to_dtype
 from lazygraph.graph.basic import Apply
 from lazygraph.tensor.elemwise import SumToShape
 from lazygraph.tensor.reduction import KINDS, Reduce
@@ -92,11 +99,14 @@ def reduce_loops(
     out_dtype: str,
     dims: list[str],
     load: list[str],
+    parallel: bool = False,
 ) -> list[str]:
     """Kernel statements reducing the values of an ``ndim``-d loop nest over
     sizes ``dims`` with ``op``; ``load`` are statements setting ``v`` (the
     value at indices ``i0, i1, ...``, of ``elem_dtype``). Ends with a
-    ``return``."""
+    ``return``. With ``parallel`` (only when the reduced axes are the trailing
+    ones and at least one axis is kept), the outermost kept loop is a
+    ``prange``: each thread accumulates whole output elements."""
     acc_dtype = op.dtype or out_dtype
     if op.kind in ("all", "any"):
         acc_dtype = "bool"
@@ -111,12 +121,15 @@ def reduce_loops(
     lines.append(f"    out = np.empty({out_shape}, {_np_dtype(acc_dtype)})")
     out_idx = "(" + "".join(f"i{k}, " for k in kept) + ")"
     trailing = all(k in axes for k in range(ndim - len(axes), ndim))
+    if parallel and not (trailing and kept):
+        raise Unsupported("only a reduction of trailing axes keeping an axis runs in parallel")
     if op.kind in ("sum", "prod", "mean"):
-        load = [*load, f"v = {to_dtype('v', acc_dtype)}"]
+        load = [*load, f"v = {to_dtype(conv('v', elem_dtype, acc_dtype), acc_dtype)}"]
     indent = "    "
     if trailing:
         for k in kept:
-            lines.append(f"{indent}for i{k} in range({dims[k]}):")
+            loop = "prange" if parallel and k == kept[0] else "range"
+            lines.append(f"{indent}for i{k} in {loop}({dims[k]}):")
             indent += "    "
         lines.append(f"{indent}acc = {_identity(op.kind, acc_dtype)}")
         for k in axes:
@@ -142,7 +155,9 @@ def reduce_loops(
         lines.append("    fo = out.reshape(out.size)")
         lines.append("    fr = res.reshape(res.size)")
         lines.append("    for j in range(out.size):")
-        lines.append(f"        fr[j] = {to_dtype(f'fo[j] / {count}', out_dtype)}")
+        quotient = acc_dtype if np.dtype(acc_dtype).kind in "fc" else "float64"
+        value = conv(f"fo[j] / {count}", quotient, out_dtype)  # numpy's cast of the mean
+        lines.append(f"        fr[j] = {to_dtype(value, out_dtype)}")
         result = "res"
     elif acc_dtype != out_dtype:
         lines.append(f"    {result} = out.astype({_np_dtype(out_dtype)})")
@@ -154,7 +169,7 @@ def reduce_loops(
     return lines
 
 
-def _reduce_source(op: Reduce, node: Apply) -> str:
+def _reduce_source(op: Reduce, node: Apply, parallel: bool = False) -> str:
     x = node.inputs[0]
     ndim = x.type.ndim  # type: ignore[attr-defined]
     dims = [f"x.shape[{k}]" for k in range(ndim)]
@@ -166,8 +181,9 @@ def _reduce_source(op: Reduce, node: Apply) -> str:
         node.outputs[0].type.dtype,  # type: ignore[attr-defined]
         dims,
         [f"v = x[{in_idx}]"],
+        parallel,
     )
-    return "\n".join([JIT, "def kernel(x):", *body]) + "\n"
+    return "\n".join([JIT_PARALLEL if parallel else JIT, "def kernel(x):", *body]) + "\n"
 
 
 def _arg_source(op: Reduce, node: Apply) -> str:
@@ -238,13 +254,95 @@ def _arg_source(op: Reduce, node: Apply) -> str:
 @numba_funcify.register(Reduce)
 def _funcify_reduce(op: Reduce, node: Apply) -> str:
     x = node.inputs[0]
-    if x.type.numpy_dtype.kind == "c" or node.outputs[0].type.numpy_dtype.kind == "c":  # type: ignore[attr-defined]
+    complex_values = "c" in (x.type.numpy_dtype.kind, node.outputs[0].type.numpy_dtype.kind)  # type: ignore[attr-defined]
+    if complex_values and op.kind not in ("sum", "prod", "mean"):
         raise Unsupported(f"{op.kind} of complex values")
     if op.kind in ("argmax", "argmin"):
         return _arg_source(op, node)
+    if op.kind in ("var", "std", "logsumexp"):
+        return _rowwise_source(op, node)
     if op.kind not in _SIMPLE:
         raise Unsupported(f"reduction {op.kind}")
     return _reduce_source(op, node)
+
+
+def _rowwise_source(op: Reduce, node: Apply, parallel: bool = False) -> str:
+    """var, std and logsumexp: the input is transposed so the reduced axes come
+    last and viewed as a (kept, reduced) matrix; each row is reduced in two
+    passes (the mean, then squared deviations; the max, then the shifted sum of
+    exponentials), as numpy and scipy do. ``parallel``: rows are shared
+    among threads."""
+    x = node.inputs[0]
+    ndim = x.type.ndim  # type: ignore[attr-defined]
+    in_dt = np.dtype(x.type.dtype)  # type: ignore[attr-defined]
+    out_dtype = node.outputs[0].type.dtype  # type: ignore[attr-defined]
+    calc = op.dtype or (in_dt.name if in_dt.kind in "fc" else "float64")
+    if op.kind == "logsumexp":
+        calc = out_dtype
+    axes = list(op.axis)
+    kept = [k for k in range(ndim) if k not in axes]
+    lines = [JIT_PARALLEL if parallel else JIT, "def kernel(x):"]
+    if ndim == 0:
+        lines += [f"    y = np.empty((1, 1), {_np_dtype(in_dt.name)})", "    y[0, 0] = x[()]"]
+    else:
+        perm = "(" + "".join(f"{k}, " for k in kept + axes) + ")"
+        rows = " * ".join(f"x.shape[{k}]" for k in kept) or "1"
+        cols = " * ".join(f"x.shape[{k}]" for k in axes) or "1"
+        lines.append(f"    y = np.ascontiguousarray(x.transpose({perm})).reshape(({rows}, {cols}))")
+    lines += [
+        "    n = y.shape[1]",
+        f"    out = np.empty(y.shape[0], {_np_dtype(out_dtype)})",
+        f"    for r in {'prange' if parallel else 'range'}(y.shape[0]):",
+    ]
+    zero = literal(0, calc)
+    read = to_dtype(conv("y[r, j]", in_dt.name, calc), calc)
+    if op.kind == "logsumexp":
+        lines += [
+            "        m = -np.inf",
+            "        for j in range(n):",
+            f"            v = {read}",
+            "            if v > m or v != v:",
+            "                m = v",
+            "                if v != v:",
+            "                    break",
+            f"        shift = m if np.isfinite(m) else {zero}",
+            f"        acc = {zero}",
+            "        for j in range(n):",
+            f"            acc += np.exp({read} - shift)",
+            f"        out[r] = {to_dtype('np.log(acc) + shift', out_dtype)}",
+        ]
+    else:
+        sq = "(d.real * d.real + d.imag * d.imag)" if np.dtype(calc).kind == "c" else "(d * d)"
+        result = "np.sqrt(ss / dof)" if op.kind == "std" else "ss / dof"
+        lines += [
+            f"        acc = {zero}",
+            "        for j in range(n):",
+            f"            acc += {read}",
+            "        mean = acc / n",
+            f"        ss = {literal(0, out_dtype)}",
+            "        for j in range(n):",
+            f"            d = {read} - mean",
+            f"            ss += {sq}",
+            f"        dof = max(n - {float(op.correction)!r}, 0.0)",
+            f"        out[r] = {to_dtype(result, out_dtype)}",
+        ]
+    shape = (
+        [("1" if k in axes else f"x.shape[{k}]") for k in range(ndim)]
+        if op.keepdims
+        else [f"x.shape[{k}]" for k in kept]
+    )
+    lines.append(f"    return (out.reshape(({''.join(s + ', ' for s in shape)})),)")
+    return "\n".join(lines) + "\n"
+
+
+@numba_funcify_parallel.register(Reduce)
+def _funcify_reduce_parallel(op: Reduce, node: Apply) -> str:
+    _funcify_reduce(op, node)  # raises Unsupported where the serial kernel does
+    if op.kind in ("var", "std", "logsumexp"):
+        return _rowwise_source(op, node, parallel=True)
+    if op.kind not in _SIMPLE:
+        raise Unsupported(f"{op.kind} runs serially")
+    return _reduce_source(op, node, parallel=True)
 
 
 @numba_funcify.register(SumToShape)

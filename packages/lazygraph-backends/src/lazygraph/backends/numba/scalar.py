@@ -48,6 +48,9 @@ def conv(expr: str, src: str, dst: str) -> str:
     s, d = np.dtype(src), np.dtype(dst)
     if d.kind == "b":
         return f"({expr} != 0)"
+    if s.kind == "c" and d.kind != "c":
+        # numpy drops the imaginary part (with a ComplexWarning)
+        return conv(f"({expr}).real", "float64" if s.itemsize == 16 else "float32", dst)
     if s.kind == "f" and d.kind in "iu":
         return _float_to_int(expr, dst)
     return f"{_np_name(dst)}({expr})"
@@ -74,7 +77,8 @@ def literal(value: Any, dtype: str) -> str:
     """A scalar constant as source text of exactly ``dtype``."""
     v = np.asarray(value, dtype=dtype).item()
     if np.dtype(dtype).kind == "c":
-        raise CodegenUnsupported("complex constant")
+        part = "float64" if np.dtype(dtype).itemsize == 16 else "float32"
+        return f"{_np_name(dtype)}(complex({literal(v.real, part)}, {literal(v.imag, part)}))"
     if isinstance(v, float):
         if v != v:
             text = "np.nan"
@@ -141,8 +145,8 @@ def scalar_expr(op: ScalarOp, args: Sequence[str], in_dtypes: Sequence[str], out
     ``in_dtypes``; its value converts to ``out_dtype`` with :func:`conv`.
     Raises :class:`CodegenUnsupported` for combinations without a lowering."""
     name = op.name
-    if any(np.dtype(d).kind == "c" for d in (*in_dtypes, out_dtype)):
-        raise CodegenUnsupported(f"{name} on complex values")
+    if name != "cast" and any(np.dtype(d).kind == "c" for d in (*in_dtypes, out_dtype)):
+        return _complex_expr(op, args, in_dtypes, out_dtype)
     if name == "cast":
         return conv(args[0], in_dtypes[0], out_dtype)
     comp = _promoted(op, in_dtypes)
@@ -267,6 +271,81 @@ def scalar_expr(op: ScalarOp, args: Sequence[str], in_dtypes: Sequence[str], out
     if name == "log1mexp":
         return f"log1mexp({a[0]}, {literal(-_LN2, comp)})"
     raise CodegenUnsupported(f"no numba lowering for scalar op {name}")
+
+
+#: scalar ops whose complex form is Numba's own (cmath / complex arithmetic)
+_COMPLEX_UFUNC = {
+    "exp": "np.exp",
+    "log": "np.log",
+    "log10": "np.log10",
+    "sqrt": "np.sqrt",
+    "sin": "np.sin",
+    "cos": "np.cos",
+    "tan": "np.tan",
+    "sinh": "np.sinh",
+    "cosh": "np.cosh",
+    "tanh": "np.tanh",
+    "asin": "np.arcsin",
+    "acos": "np.arccos",
+    "atan": "np.arctan",
+    "asinh": "np.arcsinh",
+    "acosh": "np.arccosh",
+    "atanh": "np.arctanh",
+    "isnan": "np.isnan",
+    "isinf": "np.isinf",
+    "isfinite": "np.isfinite",
+}
+
+
+def _complex_expr(
+    op: ScalarOp, args: Sequence[str], in_dtypes: Sequence[str], out_dtype: str
+) -> str:
+    """Complex operands: arithmetic, conj/real/imag/abs, equality and the
+    transcendental functions Numba implements for complex numbers. Ordering
+    (numpy's lexicographic maximum, sorting comparisons), sign and the
+    rounding family raise :class:`CodegenUnsupported`."""
+    name = op.name
+    comp = _promoted(op, in_dtypes)
+    if np.dtype(comp).kind != "c":
+        comp = out_dtype if np.dtype(out_dtype).kind == "c" else "complex128"
+    promoted = set(op.row.promoted_inputs())
+    a = [
+        conv(x, d, comp) if i in promoted else x
+        for i, (x, d) in enumerate(zip(args, in_dtypes, strict=True))
+    ]
+    if name in _COMPLEX_UFUNC:
+        return f"{_COMPLEX_UFUNC[name]}({a[0]})"
+    if name in ("equal", "not_equal"):
+        return f"({a[0]} {_COMPARE[name]} {a[1]})"
+    simple = {
+        "add": "({0} + {1})",
+        "subtract": "({0} - {1})",
+        "multiply": "({0} * {1})",
+        "positive": "{0}",
+        "negative": "(-{0})",
+        "copy": "{0}",
+        "second": "{1}",
+        "conj": "np.conj({0})",
+        "real": "({0}).real",
+        "imag": "({0}).imag",
+        "abs": "np.abs({0})",
+        "square": "({0} * {0})",
+        "where": "({1} if {0} != 0 else {2})",
+        "logical_not": "({0} == 0)",
+        "logical_and": "(({0} != 0) and ({1} != 0))",
+        "logical_or": "(({0} != 0) or ({1} != 0))",
+        "logical_xor": "(({0} != 0) != ({1} != 0))",
+    }
+    if name in simple:
+        return simple[name].format(*a)
+    if name in ("divide", "reciprocal", "pow"):
+        # numpy's complex division and power: helpers matching its edge cases
+        if name == "reciprocal":
+            return f"complex_divide({literal(1, comp)}, {a[0]})"
+        if name == "divide":
+            return f"complex_divide({a[0]}, {a[1]})"
+        return f"complex_{name}({a[0]}, {a[1]})"
+    raise CodegenUnsupported(f"{name} on complex values")
 
 
 def _numpy_int_reciprocal_of_zero(dtype: str) -> int:
