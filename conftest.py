@@ -22,6 +22,11 @@ settings.register_profile("dev", deadline=None)
 settings.register_profile(
     "ci", deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow]
 )
+# "ci-compiled" is "ci" with fewer examples per test, for the compiled backends'
+# sessions: there every new (dtype, rank) combination an example draws costs a
+# kernel compile, so examples cost far more than on the python backend, which
+# explores the full default count.
+settings.register_profile("ci-compiled", settings.get_profile("ci"), max_examples=30)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "dev"))
 
 BACKEND = os.environ.get("LAZYGRAPH_BACKEND", "python")

@@ -146,6 +146,37 @@ def run(quick: bool = False, repeat: int = 7) -> list[dict[str, Any]]:
     return out
 
 
+def copy_costs(n: int, repeat: int = 7) -> dict[str, float]:
+    """What handing results back to numpy costs on one workload (the exp/sin/log1p
+    chain on ``n`` float64): ``lazygraph.function`` and ``lazygraph.numpy``'s
+    ``compute()`` with writable and with read-only backend outputs, and one copy
+    of the result alone."""
+    import lazygraph
+    import lazygraph.numpy as lnp
+    import lazygraph.tensor as lt
+    from lazygraph.backends.jax import backend
+
+    a = np.random.default_rng(0).random(n)
+    x = lt.dvector("x")
+    out: dict[str, float] = {}
+    with lazygraph.config.change(backend="jax"):
+        for writable in (True, False):
+            backend.writable_outputs = writable
+            backend.clear_cache()
+            try:
+                fn = lazygraph.function([x], lt.log1p(lt.sin(lt.exp(x))), mode="jax")
+                out[f"function, writable={writable}"] = _median_time(lambda fn=fn: fn(a), repeat)
+                xa = lnp.asarray(a)
+                out[f"lnp compute(), writable={writable}"] = _median_time(
+                    lambda xa=xa: lnp.log1p(lnp.sin(lnp.exp(xa))).compute(), repeat
+                )
+            finally:
+                backend.writable_outputs = True
+                backend.clear_cache()
+    out["one copy of the result"] = _median_time(a.copy, repeat)
+    return out
+
+
 def _fmt(seconds: float) -> str:
     return f"{seconds * 1e3:.1f} ms" if seconds < 1 else f"{seconds:.2f} s"
 
@@ -177,6 +208,10 @@ def main() -> None:
     import jax
 
     print(table(run(args.quick, args.repeat)))
+    n = 100_000 if args.quick else 10_000_000
+    print(f"\nhanding results to numpy ({n:,} float64, exp/sin/log1p chain):")
+    for name, seconds in copy_costs(n, args.repeat).items():
+        print(f"- {name}: {_fmt(seconds)}")
     print(f"\ndevice: {jax.devices()[0].device_kind}, jax {jax.__version__}")
 
 

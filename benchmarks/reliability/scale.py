@@ -2,9 +2,11 @@
 
 Run: ``python benchmarks/reliability/scale.py [--sizes 10000,100000,1000000]``.
 For each size it builds the chain of ``tests/reliability/test_scale.py``
-(elementwise runs cut by ``cumsum``), compiles it with ``lazygraph.function``,
-runs it once and checks the result against numpy, then prints seconds per
-1,000 nodes for each phase: roughly constant across sizes means linear time.
+(elementwise runs cut by ``cumsum``), compiles it in the steps
+``lazygraph.function`` takes (FunctionGraph, rewrite, backend compile), runs it
+once and checks the result against numpy, then prints the CPU time of each
+stage and per node: roughly constant per node across sizes means linear time
+(the ratio lines compare consecutive sizes).
 A ``RecursionError`` anywhere fails the run. ``--wide N`` also compiles a graph
 with N scalar inputs and N outputs.
 """
@@ -12,6 +14,7 @@ with N scalar inputs and N outputs.
 from __future__ import annotations
 
 import argparse
+import itertools
 import sys
 import time
 from pathlib import Path
@@ -25,22 +28,51 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "tests" / "reliabil
 from test_scale import deep_chain, deep_chain_numpy
 
 
-def run_deep(n: int) -> None:
-    t0 = time.perf_counter()
+def _clock() -> float:
+    """CPU seconds of this process: unlike wall time, not inflated when the
+    machine is shared with other jobs."""
+    return time.process_time()
+
+
+def run_deep(n: int, backend: str) -> dict[str, float]:
+    """Build, rewrite, compile and run the ``n``-node chain; CPU seconds per stage."""
+    from lazygraph.compile.backends import get_backend
+    from lazygraph.compile.function import rewrite_graph
+    from lazygraph.compile.mode import get_mode
+    from lazygraph.graph.fg import FunctionGraph
+
+    times: dict[str, float] = {}
+    t0 = _clock()
     x, y, steps = deep_chain(n)
-    t1 = time.perf_counter()
-    f = lazygraph.function([x], y)
-    t2 = time.perf_counter()
+    times["build"] = _clock() - t0
+    t0 = _clock()
+    fgraph = FunctionGraph([x], [y], clone=True)
+    times["fgraph"] = _clock() - t0
+    nodes_before = len(fgraph.apply_nodes)
+    impl = get_backend(backend)
+    mode = get_mode(None)
+    excluded = getattr(impl, "excluded_tags", ())
+    if excluded:
+        mode = mode.excluding(*excluded)
+    t0 = _clock()
+    rewrite_graph(fgraph, mode)
+    times["rewrite"] = _clock() - t0
+    t0 = _clock()
+    fn = impl.compile(fgraph)
+    times["compile"] = _clock() - t0
     data = np.linspace(-1.0, 1.0, 5)
-    got = f(data)
-    t3 = time.perf_counter()
+    t0 = _clock()
+    got = fn(data)[0]
+    times["run"] = _clock() - t0
     np.testing.assert_allclose(got, deep_chain_numpy(data, steps), rtol=1e-10)
-    per = 1000.0 / n
+    per = 1e6 / n  # seconds per node -> microseconds per node
+    stages = "  ".join(f"{k} {v:7.1f} s ({v * per:5.1f} us/node)" for k, v in times.items())
     print(
-        f"{n:>9,} nodes: build {t1 - t0:7.1f} s ({(t1 - t0) * per * 1e3:.2f} ms/1k)  "
-        f"compile {t2 - t1:7.1f} s ({(t2 - t1) * per * 1e3:.2f} ms/1k)  run {t3 - t2:.2f} s",
+        f"{n:>9,} nodes ({nodes_before:,} apply nodes, "
+        f"{len(fgraph.apply_nodes):,} after rewriting): {stages}",
         flush=True,
     )
+    return times
 
 
 def run_wide(n: int) -> None:
@@ -57,9 +89,17 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sizes", default="10000,100000,1000000")
     parser.add_argument("--wide", type=int, default=10_000)
+    parser.add_argument("--backend", default="python")
     args = parser.parse_args()
+    results = {}
     for n in [int(s) for s in args.sizes.split(",") if s]:
-        run_deep(n)
+        results[n] = run_deep(n, args.backend)
+    sizes = sorted(results)
+    for small, big in itertools.pairwise(sizes):
+        ratios = "  ".join(
+            f"{k} x{results[big][k] / max(results[small][k], 1e-9):.1f}" for k in results[big]
+        )
+        print(f"{small:,} -> {big:,} nodes (x{big / small:.0f}): {ratios}", flush=True)
     if args.wide:
         run_wide(args.wide)
     return 0

@@ -199,6 +199,27 @@ MANIP: list[tuple[str, str, Callable[[Any], Any]]] = [
     ("histogram", "bins", lambda m: m.histogram(V3, bins=-1)),
     ("bincount", "negative", lambda m: m.bincount(np.array([-1, 2]))),
     ("bincount", "float", lambda m: m.bincount(V3)),
+    ("bincount", "2d", lambda m: m.bincount(np.ones((2, 2), dtype=np.int64))),
+    ("bincount", "minlength", lambda m: m.bincount(I3, minlength=-1)),
+    ("bincount", "weights-str", lambda m: m.bincount(I3, weights="abc")),
+    ("convolve", "empty-a", lambda m: m.convolve(np.ones(0), V3)),
+    ("convolve", "mode", lambda m: m.convolve(V3, V3, mode="middle")),
+    ("convolve", "2d", lambda m: m.convolve(M23, V3)),
+    ("convolve", "ragged", lambda m: m.convolve(RAGGED, V3)),
+    ("correlate", "empty", lambda m: m.correlate(V3, np.ones(0))),
+    ("correlate", "mode", lambda m: m.correlate(V3, V3, mode=7)),
+    ("correlate", "2d", lambda m: m.correlate(V3, M23)),
+    ("histogram", "bins-zero", lambda m: m.histogram(V3, bins=0)),
+    ("histogram", "bins-float", lambda m: m.histogram(V3, bins=2.5)),
+    ("histogram", "bins-2d", lambda m: m.histogram(V3, bins=M23)),
+    ("histogram", "bins-decreasing", lambda m: m.histogram(V3, bins=[3.0, 1.0, 0.0])),
+    ("histogram", "bins-estimator", lambda m: m.histogram(V3, bins="not-an-estimator")),
+    ("histogram", "range-order", lambda m: m.histogram(V3, range=(3.0, 1.0))),
+    ("histogram", "range-inf", lambda m: m.histogram(V3, range=(0.0, math.inf))),
+    ("histogram", "range-len", lambda m: m.histogram(V3, range=(1.0,))),
+    ("histogram", "nan", lambda m: m.histogram(np.array([1.0, NAN]))),
+    ("histogram", "weights-shape", lambda m: m.histogram(V3, weights=V4)),
+    ("histogram_bin_edges", "bins", lambda m: m.histogram_bin_edges(V3, bins=-2)),
     ("linalg.inv", "square", lambda m: m.linalg.inv(M23)),
     ("linalg.det", "square", lambda m: m.linalg.det(M23)),
     ("linalg.solve", "shape", lambda m: m.linalg.solve(np.eye(3), V4)),
@@ -212,6 +233,24 @@ MANIP: list[tuple[str, str, Callable[[Any], Any]]] = [
     ("fft.fft", "n", lambda m: m.fft.fft(V3, n=0)),
     ("fft.ifft", "n", lambda m: m.fft.ifft(V3, n=-2)),
 ]
+# The same checks through Array methods and through numpy's own functions
+# called on a lazy array (``__array_function__``), which must name the function too.
+METHODS: list[tuple[str, str, Callable[[Any], Any]]] = [
+    ("sum", "method-axis", lambda m: m.asarray(M23).sum(axis=5)),
+    ("mean", "method-axis", lambda m: m.asarray(M23).mean(axis=(0, 0))),
+    ("cumsum", "method-axis", lambda m: m.asarray(M23).cumsum(axis=(0, 1))),
+    ("reshape", "method-size", lambda m: m.asarray(V3).reshape(2, 2)),
+    ("transpose", "method-axes", lambda m: m.asarray(M23).transpose(0, 0)),
+    ("repeat", "method-negative", lambda m: m.asarray(V3).repeat(-1)),
+    ("argmax", "method-axis", lambda m: m.asarray(M23).argmax(axis=2)),
+    ("sum", "np-axis", lambda m: np.sum(m.asarray(M23), axis=5)),
+    ("concatenate", "np-shape", lambda m: np.concatenate([m.asarray(M23), m.asarray(V3)])),
+    ("matmul", "np-core", lambda m: np.matmul(m.asarray(M23), m.asarray(M23))),
+    ("take", "np-axis", lambda m: np.take(m.asarray(M23), [0], axis=3)),
+    ("linalg.inv", "np-square", lambda m: np.linalg.inv(m.asarray(M23))),
+]
+MANIP += METHODS
+
 for name, kind, call in MANIP:
     short = name.rsplit(".", 1)[-1]
     row(name, kind, call, short)
@@ -237,71 +276,10 @@ def _numpy_error(call: Callable[[Any], Any]) -> type[BaseException] | None:
 
 CASES = [(r, err) for r in ROWS if (err := _numpy_error(r[2])) is not None]
 
-# Rows lazygraph gets wrong today, with the reason. Not strict: the namespace
-# is growing, and a row that starts passing shows up as XPASS (remove it here).
-KNOWN: dict[str, str] = {
-    "sum-ragged": "ragged-list conversion error does not name the function",
-    "prod-ragged": "ragged-list conversion error does not name the function",
-    "mean-ragged": "ragged-list conversion error does not name the function",
-    "std-ragged": "ragged-list conversion error does not name the function",
-    "var-ragged": "ragged-list conversion error does not name the function",
-    "max-ragged": "ragged-list conversion error does not name the function",
-    "min-ragged": "ragged-list conversion error does not name the function",
-    "any-ragged": "ragged-list conversion error does not name the function",
-    "all-ragged": "ragged-list conversion error does not name the function",
-    "argmax-ragged": "ragged-list conversion error does not name the function",
-    "argmin-ragged": "ragged-list conversion error does not name the function",
-    "cumsum-axisdup": "ValueError where numpy TypeError: cumsum: duplicate value in 'axis' ((0, 0)",
-    "cumsum-ragged": "ragged-list conversion error does not name the function",
-    "cumprod-axisdup": "ValueError where numpy TypeError: cumprod: duplicate value in 'axis' ((0, ",
-    "cumprod-ragged": "ragged-list conversion error does not name the function",
-    "median-axisfloat": "message does not name the function: 'float' object is not iterable",
-    "median-axisstr": "message lacks the name: 'str' object cannot be interpreted as an integer",
-    "median-axisnan": "message does not name the function: 'float' object is not iterable",
-    "median-ragged": "ragged-list conversion error does not name the function",
-    "full-dtype": "numpy.dtype() error for dtype= is not prefixed with the function name",
-    "full-str-int": "TypeError where numpy ValueError: cannot convert str to a tensor: lazygraph d",
-    "arange-inf": "message does not name the function: Maximum allowed size exceeded",
-    "arange-zero-step": "message does not name the function: division by zero",
-    "arange-str": "argument conversion error does not name the function",
-    "arange-dtype": "numpy.dtype() error for dtype= is not prefixed with the function name",
-    "linspace-num-negative": "message lacks the name: Number of samples, -1, must be non-negative.",
-    "identity-float": "message lacks the name: eye: 'float' object cannot be interpreted as an int",
-    "asarray-ragged": "ragged-list conversion error does not name the function",
-    "asarray-ragged-deep": "ragged-list conversion error does not name the function",
-    "asarray-dtype": "numpy.dtype() error for dtype= is not prefixed with the function name",
-    "asarray-nan-int": "argument conversion error does not name the function",
-    "asarray-str-float": "message lacks the name: could not convert string to float: 'a'",
-    "array-nan-int": "argument conversion error does not name the function",
-    "array-inf-int": "argument conversion error does not name the function",
-    "reshape-two-unknown": "message lacks the name: Reshape: can only specify one unknown dimensio",
-    "vstack-shape": "message lacks the name: concatenate: all the input array dimensions except fo",
-    "hstack-shape": "message lacks the name: concatenate: all the input arrays must have same numb",
-    "broadcast_arrays-shape": "message lacks the name: shape mismatch: objects cannot be broadcast",
-    "repeat-shape": "message lacks the name: operands could not be broadcast together with shape (",
-    "take-axis": "message lacks the name: axis 2 is out of bounds for array of dimension 2",
-    "diagonal-axis": "message does not name the function: axis1 and axis2 cannot be the same",
-    "trace-ndim": "message lacks the name: diag requires an array of at least two dimensions",
-    "vdot-size": "message lacks the name: dot: shapes (3,) and (4,) not aligned: 3 (dim 0) != 4 (d",
-    "inner-core": "message lacks the name: tensordot: shape-mismatch for sum: axis 0 of (3,) has s",
-    "outer-ragged": "ragged-list conversion error does not name the function",
-    "clip-shape": "message lacks the name: maximum: operands could not be broadcast together with ",
-    "diff-n-negative": "message does not name the function: order must be non-negative but got -1",
-    "cumsum-dtype": "numpy.dtype() error for dtype= is not prefixed with the function name",
-    "pad-mode": "message does not name the function: mode 'not-a-mode' is not supported",
-    "pad-negative": "message does not name the function: index can't contain negative values",
-    "unique-axis": "NotImplementedError where numpy AxisError: unique: axis= is supported for 1-d ",
-    "argwhere-ragged": "ragged-list conversion error does not name the function",
-    "nonzero-ragged": "ragged-list conversion error does not name the function",
-    "isclose-shape": "message lacks the name: subtract: operands could not be broadcast together w",
-    "allclose-shape": "message lacks the name: subtract: operands could not be broadcast together ",
-    "interp-shape": "lazygraph.numpy has no interp yet (AttributeError)",
-    "convolve-empty": "lazygraph.numpy has no convolve yet (AttributeError)",
-    "histogram-bins": "lazygraph.numpy has no histogram yet (AttributeError)",
-    "bincount-negative": "lazygraph.numpy has no bincount yet (AttributeError)",
-    "bincount-float": "lazygraph.numpy has no bincount yet (AttributeError)",
-    "linalg.norm-axis": "message lacks the name: axis 3 is out of bounds for array of dimension 2",
-}
+# Rows lazygraph gets wrong today, with the reason ("<name>-<kind>": why). Not
+# strict: a row that starts passing shows up as XPASS (remove it here). Empty:
+# every error names its function through lazygraph.numpy._errors.
+KNOWN: dict[str, str] = {}
 
 
 def _force(out: Any) -> None:
@@ -341,3 +319,17 @@ def test_bad_input(case: Row, np_error: type[BaseException]) -> None:
     assert any(n in message for n in names), (
         f"{np_error.__name__} raised, but its message does not name {name!r}: {message!r}"
     )
+
+
+def test_error_names_the_call_site() -> None:
+    """The message starts with the public function's name; a note on the
+    exception gives the user's line (the first frame outside lazygraph)."""
+    with pytest.raises(ValueError) as info:
+        lnp.vstack([V3, V4])  # fails inside concatenate, reported as vstack
+    assert str(info.value).startswith("vstack: ")
+    notes = getattr(info.value, "__notes__", [])
+    assert any(f"{__file__}:" in note and "lazygraph.numpy.vstack" in note for note in notes)
+    with pytest.raises(AxisError) as axis_info:  # numpy's own function on a lazy array
+        np.sum(lnp.asarray(M23), axis=5)
+    assert type(axis_info.value) is AxisError
+    assert str(axis_info.value).startswith("sum")

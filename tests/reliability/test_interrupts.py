@@ -11,7 +11,9 @@ numpy's result.
 from __future__ import annotations
 
 import faulthandler
+import io
 import signal
+import threading
 import time
 from collections.abc import Callable
 from typing import Any
@@ -22,6 +24,7 @@ import pytest
 import lazygraph.numpy as lnp
 from lazygraph.compile import backends
 from lazygraph.compile.cache import clear_cache
+from lazygraph.compile.profile import compile_progress
 from lazygraph.configuration import config
 from lazygraph.rewriting.merge import MergeOptimizer
 
@@ -160,3 +163,96 @@ def test_interrupt_between_claim_and_compile(monkeypatch: pytest.MonkeyPatch) ->
     with pytest.raises(KeyboardInterrupt):
         _graph(data).compute()
     _recompute_ok(data)
+
+
+# -- the compile progress watcher ------------------------------------------------
+
+
+class _BlockingStream(io.StringIO):
+    """A stream whose writes block until ``release`` is set (a full pipe)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.release = threading.Event()
+        self.entered = threading.Event()
+
+    def write(self, text: str) -> int:
+        self.entered.set()
+        self.release.wait(TIMEOUT)
+        return super().write(text)
+
+
+def _watch_many(count: int, stream: io.StringIO, delay: float) -> None:
+    for _ in range(count):
+        with compile_progress(7, stream=stream, delay=delay) as stage:
+            stage("rewriting")
+            stage("compiling")
+
+
+def test_blocked_progress_output_does_not_block_compiles() -> None:
+    """The watcher thread stuck writing a progress line (a full stderr pipe)
+    must not stop other threads from starting, staging and finishing compiles:
+    the compiling side takes no lock the watcher holds."""
+    stream = _BlockingStream()
+    slow = threading.Thread(target=_watch_many, args=(1, stream, 0.0), daemon=True)
+    faulthandler.dump_traceback_later(TIMEOUT, exit=True)
+    try:
+        slow.start()
+        assert stream.entered.wait(TIMEOUT)  # the watcher is now blocked in write()
+        _watch_many(200, io.StringIO(), 0.0)
+        # and real compiles, whose progress goes to stderr
+        data = np.random.default_rng(5).standard_normal((3, 2))
+        clear_cache()
+        np.testing.assert_allclose(_graph(data).compute(), _expected(data), rtol=1e-12)
+        stream.release.set()
+        slow.join(TIMEOUT)
+        assert not slow.is_alive()
+    finally:
+        stream.release.set()
+        faulthandler.cancel_dump_traceback_later()
+
+
+@pytest.mark.skipif(not hasattr(signal, "setitimer"), reason="needs POSIX timers")
+@pytest.mark.filterwarnings("ignore::pytest.PytestUnraisableExceptionWarning")
+def test_interrupts_in_progress_watch_leave_other_threads_running() -> None:
+    """Ctrl-C at random points of one thread's compile_progress (its add, stage
+    and finish calls included), 100 times; a second thread compiling all along
+    keeps going, and goes on after the last interrupt."""
+    old = signal.getsignal(signal.SIGALRM)
+    rng = np.random.default_rng(6)
+    done = [0]
+    stop = threading.Event()
+
+    def worker() -> None:
+        sink = io.StringIO()
+        while not stop.is_set():
+            _watch_many(1, sink, 0.0)
+            done[0] += 1
+
+    thread = threading.Thread(target=worker, daemon=True)
+    thread.start()
+    hit = 0
+    faulthandler.dump_traceback_later(TIMEOUT, exit=True)
+    try:
+        for _ in range(100):
+            _interrupt_after(float(rng.uniform(0.00005, 0.002)))
+            try:
+                while True:
+                    _watch_many(1, io.StringIO(), float(rng.choice([0.0, 10.0])))
+            except KeyboardInterrupt:
+                hit += 1
+            finally:
+                signal.setitimer(signal.ITIMER_REAL, 0)
+        before = done[0]
+        _watch_many(50, io.StringIO(), 0.0)  # this thread still compiles too
+        while done[0] < before + 50 and thread.is_alive():
+            time.sleep(0.001)
+        assert done[0] >= before + 50
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, old)
+        stop.set()
+        thread.join(TIMEOUT)
+        faulthandler.cancel_dump_traceback_later()
+    assert hit == 100
+    assert not thread.is_alive()

@@ -138,6 +138,47 @@ def test_negative_integer_power_raises_like_numpy():
     with pytest.raises(ValueError, match="negative integer powers"):
         f(np.array([2, -1]))
     np.testing.assert_array_equal(f(np.array([2, 3])), [4, 27])
+    b = lt.tensor("bool", (None,))
+    g = lazygraph.function([b], lt.pow(b, np.int64(-1)), mode=JAX)
+    assert g(np.array([], dtype=bool)).shape == (0,)  # nothing to raise about
+
+
+SPECIAL_FLOATS = [0.0, -0.0, 0.5, -1.0, -5.5, 2.0**31, 4.294968e9, 2.0**63, -(2.0**63), 9.3e18]
+SPECIAL_FLOATS += [1e19, 2.0**64, 3e19, np.nan, np.inf, -np.inf, 1e-45, -1e-40]
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_float_to_uint64_cast_follows_numpy(dtype):
+    # x86's unsigned conversion, as numpy does it: not XLA's saturation
+    values = np.array(SPECIAL_FLOATS, dtype=dtype)
+    x = lt.tensor(dtype, (None,))
+    got = lazygraph.function([x], lt.cast(x, "uint64"), mode=JAX)(values)
+    with np.errstate(invalid="ignore"):
+        np.testing.assert_array_equal(got, values.astype(np.uint64))
+
+
+def test_bool_factor_keeps_negative_zero():
+    # XLA turns y * convert(pred) into select(pred, y, 0), losing -0.0 * False == -0.0
+    x, b = lt.tensor("float32", (None,)), lt.tensor("bool", (None,))
+    f = lazygraph.function([x, b], lt.multiply(x, b), mode=JAX)
+    xv = np.array([-0.0, -2.0, 3.0, -0.0], dtype=np.float32)
+    bv = np.array([False, False, True, True])
+    got = f(xv, bv)
+    np.testing.assert_array_equal(got, xv * bv)
+    np.testing.assert_array_equal(np.signbit(got), np.signbit(xv * bv))
+
+
+def test_float32_subnormals_survive_widening():
+    # float32 subnormals are normal float64 numbers: widening keeps them although
+    # XLA on the CPU reads float32 subnormals as zero
+    x, y = lt.tensor("float32", (None,)), lt.tensor("float64", (None,))
+    f = lazygraph.function([x, y], [x * y, lt.cast(x, "float64")], mode=JAX)
+    xv = np.array(SPECIAL_FLOATS, dtype=np.float32)
+    yv = np.linspace(-2.0, 3.0, xv.size)
+    got = f(xv, yv)
+    for g, e in zip(got, [xv * yv, xv.astype(np.float64)], strict=True):
+        np.testing.assert_array_equal(g, e)
+        np.testing.assert_array_equal(np.signbit(g), np.signbit(e))
 
 
 # -- nodes outside jit, checks after the call -------------------------------------
@@ -214,6 +255,22 @@ def test_programs_are_shared_between_equal_structures():
     p2 = backend.compile(build())
     assert p1 is p2
     np.testing.assert_allclose(p2(np.zeros(2))[0], [3.0, 3.0])
+
+
+def test_small_elementwise_calls_share_one_flat_program():
+    # graphs differing only in static shapes share the padded 1-d program
+    programs, rng = [], np.random.default_rng(3)
+    for shape in [(), (0,), (3, 1), (2, 2, 3), (1, 5)]:
+        x, y = lt.tensor("float64", shape), lt.tensor("int32", shape[-1:])
+        p = backend.compile(FunctionGraph([x, y], [lt.hypot(lt.sin(x), y), x * -1.0]))
+        xv = rng.standard_normal(shape)
+        yv = rng.integers(-9, 9, size=shape[-1:]).astype(np.int32)
+        got = p(xv, yv)
+        np.testing.assert_allclose(got[0], np.hypot(np.sin(xv), yv), rtol=1e-12)
+        np.testing.assert_array_equal(got[1], xv * -1.0)
+        assert got[0].shape == np.broadcast_shapes(shape, shape[-1:])
+        programs.append(p.segments[0].flat_jitted)
+    assert all(p is not None and p[0] is programs[0][0] for p in programs)
 
 
 def test_donation_gives_the_same_result():
@@ -310,3 +367,59 @@ def test_gpu_matches_python_backend():
     want = lazygraph.function([x], out, mode=PYTHON)(v)
     for g, w in zip(got, want, strict=True):
         np.testing.assert_allclose(np.asarray(g), w, rtol=1e-9, atol=1e-12)
+
+
+@pytest.mark.parametrize("upper", [False, True])
+def test_cholesky_reads_the_triangle_numpy_reads(upper):
+    a = lt.dmatrix("a")
+    f = lazygraph.function([a], lt.linalg.cholesky(a, upper=upper), mode=JAX)
+    m = np.array([[4.0, 2.0, -1.0], [2.0, 5.0, 0.5], [-1.0, 0.5, 3.0]])
+    junk = np.triu(np.full((3, 3), 77.0), 1)  # the triangle numpy does not read
+    m = m + (junk.T if upper else junk)
+    np.testing.assert_allclose(f(m), np.linalg.cholesky(m, upper=upper), rtol=1e-12)
+
+
+def test_reductions_cast_and_order_like_numpy():
+    # numpy casts a reduction's input with its own unsafe cast, divides an integer
+    # mean in float64, and orders complex numbers by (real, imag) with NaN first
+    f32 = lt.tensor("float32", (None,))
+    i8 = lt.tensor("int8", (None,))
+    c = lt.tensor("complex128", (None, None))
+    outs = [lt.cumsum(f32, dtype="int8"), lt.sum(f32, dtype="int16"), lt.mean(i8, dtype="uint64")]
+    outs += [lt.argmax(c), lt.argmin(c, axis=0), lt.argmax(c, axis=1, keepdims=True)]
+    f = lazygraph.function([f32, i8, c], outs, mode=JAX)
+    rng = np.random.default_rng(5)
+    fv = np.array([np.inf, 3.7, -1e10, np.nan, -2.5, 40000.0], dtype=np.float32)
+    iv = np.array([-1, -128, 127, 0], dtype=np.int8)
+    cv = rng.integers(-2, 3, size=(4, 5)) + 1j * rng.integers(-2, 3, size=(4, 5))
+    cv[2, 1], cv[1, 3] = complex(np.nan, 0.0), complex(1.0, np.nan)
+    with np.errstate(invalid="ignore", over="ignore"):
+        want = [np.cumsum(fv, dtype="int8"), np.sum(fv, dtype="int16"), np.mean(iv, dtype="uint64")]
+    want += [np.argmax(cv), np.argmin(cv, axis=0), np.argmax(cv, axis=1, keepdims=True)]
+    for g, w in zip(f(fv, iv, cv), want, strict=True):
+        assert_numpy_equal(g, w)
+
+
+def test_max_min_clip_and_divmod_signed_zeros_follow_numpy():
+    import itertools
+
+    special = [0.0, -0.0, 1.0, -1.0, 0.5, -2.0, 7.5, np.inf, -np.inf, np.nan]
+    a, b = (np.array(v) for v in zip(*itertools.product(special, special), strict=True))
+    x, y = lt.dvector("x"), lt.dvector("y")
+    outs = [lt.maximum(x, y), lt.minimum(x, y), lt.clip(x, y, 1.0)]
+    outs += [lt.floor_divide(x, y), lt.remainder(x, y)]
+    got = lazygraph.function([x, y], outs, mode=JAX)(a, b)
+    with np.errstate(all="ignore"):
+        want = [np.maximum(a, b), np.minimum(a, b), np.clip(a, b, 1.0)]
+        want += [np.floor_divide(a, b), np.remainder(a, b)]
+    for g, w in zip(got, want, strict=True):
+        np.testing.assert_array_equal(g, w)
+        np.testing.assert_array_equal(np.signbit(g), np.signbit(w))
+
+
+def test_elementwise_of_constants_only():
+    import lazygraph.numpy as lnp
+
+    with lazygraph.config.change(backend="jax"):
+        np.testing.assert_array_equal(lnp.sqrt(-1).compute(), np.float64(np.nan))
+        assert float(lnp.log(False)) == -np.inf

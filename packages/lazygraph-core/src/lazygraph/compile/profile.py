@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import queue
 import sys
 import threading
 import time
@@ -230,7 +231,8 @@ def profiled_compile(
 
 
 class _Progress:
-    """One compile being watched: its stage, and when it began."""
+    """One compile being watched: its stage, and when it began. Only the watcher
+    thread reads or writes it after it is queued."""
 
     def __init__(self, nodes: int, stream: IO[str] | None, delay: float) -> None:
         self.nodes = nodes
@@ -238,66 +240,94 @@ class _Progress:
         self.stage = "starting"
         self.start = time.perf_counter()
         self.deadline = self.start + delay
-        self.shown = False
+        self.shown = False  # set by the watcher once it printed the first line
+        self.finished = False  # set by the watcher once it handled "finish"
 
     def print(self, final: str = "") -> None:
         stream = sys.stderr if self.stream is None else self.stream
         elapsed = time.perf_counter() - self.start
         what = final or f"{self.stage}..."
-        print(
-            f"lazygraph: compiling a graph of {self.nodes:,} nodes: {what} ({elapsed:.1f} s)",
-            file=stream,
-            flush=True,
-        )
+        with contextlib.suppress(OSError, ValueError):  # a closed stream: say nothing
+            print(
+                f"lazygraph: compiling a graph of {self.nodes:,} nodes: {what} ({elapsed:.1f} s)",
+                file=stream,
+                flush=True,
+            )
 
 
 class _Watcher:
     """One daemon thread for every compile in the process: it sleeps until the
     earliest deadline of the compiles still running and prints their first line.
-    Starting and finishing a watch is a dictionary update, no thread start."""
+
+    Compiling threads never take a lock here: they put events (``add``,
+    ``stage``, ``finish``) on a :class:`queue.SimpleQueue`, whose ``put`` is one
+    C call (atomic for a ``KeyboardInterrupt``, which lands between bytecodes,
+    and safe to call reentrantly), and only the watcher thread reads the
+    queue and touches the compiles' state. A Ctrl-C landing anywhere in a
+    compile therefore cannot leave a lock held that another thread's compile
+    would wait for; at worst an event is lost and a progress line is missing
+    or stale. The only lock is the one that starts the thread, taken when no
+    watcher thread is running (once per process, and again after a fork).
+    """
 
     def __init__(self) -> None:
-        self.cond = threading.Condition()
-        self.active: dict[int, _Progress] = {}
+        self.events: queue.SimpleQueue[tuple[str, _Progress, str]] = queue.SimpleQueue()
         self.thread: threading.Thread | None = None
+        self._start_lock = threading.Lock()
 
-    def add(self, progress: _Progress) -> None:
-        with self.cond:
-            self.active[id(progress)] = progress
+    def _ensure_thread(self) -> None:
+        thread = self.thread
+        if thread is not None and thread.is_alive():
+            return
+        with self._start_lock:
             if self.thread is None or not self.thread.is_alive():
                 self.thread = threading.Thread(
                     target=self._run, name="lazygraph-progress", daemon=True
                 )
                 self.thread.start()
-            self.cond.notify()
+
+    def add(self, progress: _Progress) -> None:
+        self.events.put(("add", progress, ""))
+        self._ensure_thread()
 
     def set_stage(self, progress: _Progress, stage: str) -> None:
-        with self.cond:
-            progress.stage = stage
-            if progress.shown:
-                progress.print()
+        self.events.put(("stage", progress, stage))
 
     def finish(self, progress: _Progress) -> None:
-        with self.cond:
-            self.active.pop(id(progress), None)
-            if progress.shown:
-                progress.print("done")
+        self.events.put(("finish", progress, ""))
 
     def _run(self) -> None:
-        with self.cond:
-            while True:
-                waiting = [p for p in self.active.values() if not p.shown]
-                if not waiting:
-                    self.cond.wait()
-                    continue
-                now = time.perf_counter()
-                for p in waiting:
-                    if p.deadline <= now:
-                        p.shown = True
-                        p.print()
-                pending = [p.deadline for p in waiting if not p.shown]
-                if pending:
-                    self.cond.wait(max(0.0, min(pending) - now))
+        active: dict[int, _Progress] = {}
+        while True:
+            waiting = [p.deadline for p in active.values() if not p.shown]
+            timeout = max(0.0, min(waiting) - time.perf_counter()) if waiting else None
+            try:
+                kind, progress, stage = self.events.get(timeout=timeout)
+            except queue.Empty:
+                pass
+            else:
+                if kind == "add":
+                    active[id(progress)] = progress
+                elif kind == "stage":
+                    progress.stage = stage
+                    if progress.shown:
+                        progress.print()
+                else:
+                    if active.pop(id(progress), None) is not None and progress.shown:
+                        progress.print("done")
+                    progress.finished = True
+            now = time.perf_counter()
+            for p in active.values():
+                if not p.shown and p.deadline <= now:
+                    p.shown = True
+                    p.print()
+
+    def wait_finished(self, progress: _Progress, timeout: float) -> None:
+        """Poll (no lock) until the watcher has printed ``progress``'s last line,
+        so that it comes before whatever the caller prints next."""
+        deadline = time.perf_counter() + timeout
+        while not progress.finished and time.perf_counter() < deadline:
+            time.sleep(0.001)
 
 
 _watcher = _Watcher()
@@ -333,3 +363,5 @@ def compile_progress(
         yield functools.partial(_watcher.set_stage, progress)
     finally:
         _watcher.finish(progress)
+        if progress.shown:  # a slow compile: let its "done" line out first
+            _watcher.wait_finished(progress, 30.0)

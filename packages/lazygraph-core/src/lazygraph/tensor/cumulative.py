@@ -167,6 +167,9 @@ def _cum(kind: str, x: Any, axis: int | None, dtype: Any) -> TensorVariable:
     x = as_tensor_variable(x)
     name = f"cum{kind}"
     if axis is not None:
+        if isinstance(axis, (bool, np.bool_)) or not hasattr(axis, "__index__"):
+            # numpy scans along one axis: a tuple is a TypeError, not a reduction.
+            raise TypeError(f"{name}: axis must be an integer, not {type(axis).__name__}")
         (axis,) = normalize_axis(axis, builtins.max(x.ndim, 1), name)
     probe = np.ones((1,), dtype=x.dtype)
     scan = np.cumsum if kind == "sum" else np.cumprod

@@ -15,12 +15,14 @@ from lazygraph.numpy import (
     _creation,
     _dtypes,
     _elementwise,
+    _errors,
     _info,
     _interop,
     _linear_algebra,
     _manipulation,
     _searching,
     _set,
+    _signal,
     _sorting,
     _statistical,
     _utility,
@@ -40,6 +42,7 @@ from lazygraph.numpy._linear_algebra import *  # noqa: F403
 from lazygraph.numpy._manipulation import *  # noqa: F403
 from lazygraph.numpy._searching import *  # noqa: F403
 from lazygraph.numpy._set import *  # noqa: F403
+from lazygraph.numpy._signal import *  # noqa: F403
 from lazygraph.numpy._sorting import *  # noqa: F403
 from lazygraph.numpy._statistical import *  # noqa: F403
 from lazygraph.numpy._utility import *  # noqa: F403
@@ -63,8 +66,13 @@ __all__ = sorted(
         *_manipulation.__all__,
         *_searching.__all__,
         *_set.__all__,
+        *_signal.__all__,
         *_sorting.__all__,
         *_statistical.__all__,
         *_utility.__all__,
     }
 )
+
+# Every public function names itself (and the user's line) in the errors it raises.
+_errors.name_public_errors(globals(), __all__)
+_errors.name_method_errors(_array.Array)

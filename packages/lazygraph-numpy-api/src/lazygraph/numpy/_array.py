@@ -187,9 +187,16 @@ class Array(ArrayMethods):
         return None if size is None else size * self.dtype.itemsize
 
     @property
-    def device(self) -> str:
-        """Always ``"cpu"``: computed values are numpy arrays."""
-        return "cpu"
+    def device(self) -> Any:
+        """Where the value lives: ``"cpu"`` (numpy arrays on the host), or, with the
+        jax backend, the ``jax.Device`` this array or the arrays it is computed
+        from were moved to by :meth:`to_device`."""
+        placed = _placed_devices(self)
+        if not placed:
+            return "cpu"
+        from lazygraph.backends.jax.device import common_device
+
+        return common_device(placed, "device")
 
     @property
     def T(self) -> Array:
@@ -232,12 +239,56 @@ class Array(ArrayMethods):
         return _ns()
 
     def to_device(self, device: Any, /, *, stream: Any = None) -> Array:
-        """This array on ``device``: only ``"cpu"`` exists."""
-        if device != "cpu" and str(device) != "cpu":
+        """This array on ``device``: ``"cpu"`` (the host), or with the jax backend a
+        ``jax.Device`` (or ``"gpu"`` / ``"tpu"``, that platform's first device).
+
+        Moving to a jax device computes the value now and uploads it once; what
+        is computed from the result runs on that device and stays there (see the
+        jax backend's docs). ``compute()`` still returns numpy;
+        ``jax.numpy.asarray(x)`` gives the ``jax.Array`` without a copy.
+
+        >>> import numpy as np
+        >>> import lazygraph.numpy as lnp
+        >>> x = lnp.asarray(np.ones(3))
+        >>> x.to_device("cpu") is x
+        True
+        """
+        current = self.device
+        if device is current or device == current:
+            return self
+        if isinstance(device, str) and device == "cpu":
+            return Array(_bind_host_copy(self._value()))
+        from lazygraph.configuration import config
+
+        if config.backend != "jax":
             raise ValueError(
-                f"to_device: unsupported device {device!r}; lazygraph.numpy has only 'cpu'"
+                f"to_device: unsupported device {device!r}; with the {config.backend!r} "
+                "backend lazygraph.numpy has only 'cpu' (jax devices need "
+                "lazygraph.config.backend = 'jax')"
             )
-        return self
+        from lazygraph.backends.jax.device import as_jax_device, place
+
+        target = as_jax_device(device)
+        if target == current:
+            return self
+        value = _bind_host_copy(self._value())
+        place(_bound_value(value), target)
+        return Array(value)
+
+    def __jax_array__(self) -> Any:
+        """The value as a ``jax.Array`` (``jax.numpy.asarray(x)`` calls this): the
+        device copy, without a transfer, when the array is on a jax device (see
+        :meth:`to_device`), else an upload to jax's default device."""
+        import jax
+
+        from lazygraph.backends.jax.device import placement
+
+        value = self._value()
+        found = placement(value)
+        if found is not None:
+            return found[1]
+        with jax.enable_x64(True):
+            return jax.device_put(value)
 
     # -- conversion and copies -------------------------------------------------
 
@@ -651,3 +702,36 @@ class Array(ArrayMethods):
 
     def __irshift__(self, other: Any) -> Any:
         return self._inplace("bitwise_right_shift", "right_shift", other)
+
+
+def _placed_devices(arr: Array) -> list[Any]:
+    """The jax devices the bound values ``arr`` is computed from were moved to."""
+    import sys
+
+    device_mod = sys.modules.get("lazygraph.backends.jax.device")
+    if device_mod is None or not device_mod._placed:  # nothing was ever moved
+        return []
+    from lazygraph.graph.traversal import graph_inputs
+    from lazygraph.numpy._convert import _BOUND
+
+    found = []
+    for v in graph_inputs([arr._var]):
+        hit = device_mod.placement(_BOUND.get(v))
+        if hit is not None:
+            found.append(hit[0])
+    return found
+
+
+def _bind_host_copy(value: np.ndarray) -> TensorVariable:
+    """A new graph input holding a read-only copy of ``value``."""
+    from lazygraph.numpy._convert import bind
+
+    copy = value.copy()
+    copy.setflags(write=False)
+    return bind(copy, copy=False)
+
+
+def _bound_value(var: TensorVariable) -> np.ndarray:
+    from lazygraph.numpy._convert import bound_value
+
+    return bound_value(var)

@@ -215,6 +215,16 @@ def as_variables(xs: Sequence[Any]) -> list[Any]:
     return [as_variable(x) for x in xs]
 
 
+def known_value(var: Any) -> np.ndarray | None:
+    """The value of a graph constant or a bound graph input (known at build
+    time, so arguments can be checked eagerly), or ``None`` for a computed one."""
+    if isinstance(var, Constant):
+        return np.asarray(var.data)
+    if isinstance(var, Variable) and var in _BOUND:
+        return _BOUND[var]
+    return None
+
+
 def is_constant(var: Any) -> bool:
     """Whether ``var`` is a graph constant."""
     return isinstance(var, Constant)

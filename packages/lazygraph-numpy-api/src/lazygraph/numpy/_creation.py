@@ -13,7 +13,7 @@ built become the result's static shape. numpy's ``order=`` (memory layout) and
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 import lazygraph.tensor as lt
@@ -80,17 +80,6 @@ def _dtype(dtype: DTypeLike) -> Any:
     return None if dtype is None else np.dtype(dtype)
 
 
-def _named(name: str, build: Callable[[], Array]) -> Array:
-    """``build()``, with errors raised below (``full``, ``numpy.dtype``)
-    renamed to name the public function ``name``."""
-    from lazygraph.numpy._ufunc import named_error
-
-    try:
-        return build()
-    except (TypeError, ValueError, IndexError) as exc:
-        raise named_error(name, exc) from exc.__cause__
-
-
 def array(
     object: Any,
     dtype: DTypeLike = None,
@@ -153,7 +142,7 @@ def zeros(
            [0., 0.]])
     """
     _check_order("zeros", order)
-    return _named("zeros", lambda: wrap(lt.zeros(_shape(shape), dtype=_dtype(dtype) or "float64")))
+    return wrap(lt.zeros(_shape(shape), dtype=_dtype(dtype) or "float64"))
 
 
 def ones(
@@ -170,7 +159,7 @@ def ones(
     array([1, 1, 1], dtype=int32)
     """
     _check_order("ones", order)
-    return _named("ones", lambda: wrap(lt.ones(_shape(shape), dtype=_dtype(dtype) or "float64")))
+    return wrap(lt.ones(_shape(shape), dtype=_dtype(dtype) or "float64"))
 
 
 def empty(
@@ -188,7 +177,7 @@ def empty(
     (2, 3)
     """
     _check_order("empty", order)
-    return _named("empty", lambda: wrap(lt.empty(_shape(shape), dtype=_dtype(dtype) or "float64")))
+    return wrap(lt.empty(_shape(shape), dtype=_dtype(dtype) or "float64"))
 
 
 def full(
@@ -207,6 +196,9 @@ def full(
     array([7, 7])
     """
     _check_order("full", order)
+    if isinstance(fill_value, (str, bytes)) and dtype is not None:
+        # numpy parses a string fill value as the dtype asks ("1" -> 1, "x" -> ValueError).
+        fill_value = np.asarray(fill_value, dtype=_dtype(dtype))
     return wrap(lt.full(_shape(shape), as_variable(fill_value), dtype=_dtype(dtype)))
 
 

@@ -11,12 +11,13 @@ array([1, 2, 0, 1])
 
 from __future__ import annotations
 
+import operator
 from typing import Any
 
 import lazygraph.tensor as lt
 import numpy as np
 from lazygraph.numpy._array import Array
-from lazygraph.numpy._convert import as_tensor, as_variable, nan_replaced, wrap
+from lazygraph.numpy._convert import as_tensor, as_variable, known_value, nan_replaced, wrap
 from lazygraph.numpy._ufunc import ArrayLike
 from lazygraph.tensor.shape import normalize_axis
 
@@ -56,11 +57,15 @@ def bincount(x: ArrayLike, /, weights: ArrayLike = None, minlength: int = 0) -> 
         )
     if np.dtype(v.dtype).kind not in "biu":
         raise TypeError(
-            "Cannot cast array data from dtype('float64') to dtype('int64') "
+            f"bincount: cannot cast array data from dtype('{v.dtype}') to dtype('int64') "
             "according to the rule 'safe'"
         )
+    minlength = operator.index(minlength)
     if minlength < 0:
-        raise ValueError("'minlength' must not be negative")
+        raise ValueError("bincount: 'minlength' must not be negative")
+    known = known_value(v)
+    if known is not None and known.size and known.min() < 0:
+        raise ValueError(f"bincount: x must have no negative elements (min {known.min()})")
     v = lt.cast(v, "int64")
     n = v.type.shape[0]
     top = lt.add(lt.max(v), 1) if n != 0 else 0
@@ -68,13 +73,21 @@ def bincount(x: ArrayLike, /, weights: ArrayLike = None, minlength: int = 0) -> 
     if weights is None:
         dtype, amounts = "int64", 1
     else:
+        if isinstance(weights, (str, bytes, list, tuple, np.ndarray)):
+            values = np.asarray(weights)
+            if values.dtype.kind in "USO":  # numpy parses them as float64, or ValueError
+                weights = values.astype(np.float64)
         w = as_tensor(weights)
-        dtype = "complex128" if np.dtype(w.dtype).kind == "c" else "float64"
-        amounts = lt.cast(w, dtype)
+        if np.dtype(w.dtype).kind == "c":
+            raise TypeError(f"bincount: cannot cast weights of dtype {w.dtype} to float64")
+        dtype, amounts = "float64", lt.cast(w, "float64")
     if n == 0:
         return wrap(lt.zeros(size, dtype="int64"))  # numpy: int64 for empty input
     zeros = lt.zeros(size, dtype=dtype)
-    # Negative values are numpy's ValueError; here they index from the end.
+    if known is None:
+        # A computed negative value must not count at the end: it becomes an
+        # out-of-bounds index, an IndexError when computed (numpy: ValueError).
+        v = lt.where(lt.less(v, 0), size, v)
     return wrap(lt.inc_subtensor(lt.getitem(zeros, v), amounts))
 
 

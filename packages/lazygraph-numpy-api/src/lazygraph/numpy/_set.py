@@ -120,9 +120,9 @@ def unique(
     """
     x = lt.as_tensor_variable(as_variable(ar))
     if axis is not None:
+        normalize_axis(axis, x.ndim, "unique")  # numpy's AxisError first
         if x.ndim != 1:
             raise NotImplementedError("unique: axis= is supported for 1-d arrays only")
-        normalize_axis(axis, 1, "unique")
     values, index, inverse, counts = lt.unique_all(x)
     if equal_nan and np.dtype(x.dtype).kind in "fc":
         # NaNs sort last and are distinct: keep the first, give it every NaN's

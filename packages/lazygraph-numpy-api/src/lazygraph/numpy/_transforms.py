@@ -43,7 +43,7 @@ from lazygraph.graph.basic import Constant, Variable
 from lazygraph.graph.traversal import graph_inputs
 from lazygraph.numpy._array import Array
 from lazygraph.numpy._convert import as_variable, bound_value, is_bound, wrap
-from lazygraph.numpy._pytree import LEAF, flatten, unflatten
+from lazygraph.numpy._pytree import LEAF, flatten, num_leaves, unflatten
 
 __all__: list[str] = []
 
@@ -251,12 +251,21 @@ class Transformed:
                     f"depends on {v}, which is neither an argument nor a value it captured"
                 )
             captured_vars.append(v)
-        compiled = cached_function(in_vars + captured_vars, outputs, mode=self._mode)
+        call = self._compile(in_vars, captured_vars, outputs, (treedef, out_tree, is_var))
         self.trace_count += 1
-        return _Compiled(
-            compiled.trusted_callable([bound_value(v) for v in captured_vars]),
-            _make_unpack(out_tree, template, is_var),
-        )
+        return _Compiled(call, _make_unpack(out_tree, template, is_var))
+
+    def _compile(
+        self,
+        in_vars: list[Variable],
+        captured_vars: list[Variable],
+        outputs: list[Variable],
+        trees: tuple[Any, Any, list[bool]],
+    ) -> Callable[..., Sequence[Any]]:
+        """The compiled call of one traced signature, taking the argument leaves'
+        values (``trees``: the argument and result structures, for subclasses)."""
+        compiled = cached_function(in_vars + captured_vars, outputs, mode=self._mode)
+        return compiled.trusted_callable([bound_value(v) for v in captured_vars])
 
     def _call_lazy(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
         """Called with lazy arrays: build the transform's graph on them and
@@ -364,6 +373,8 @@ def jit(
     *,
     static_argnums: int | Sequence[int] = (),
     mode: Any = None,
+    in_shardings: Any = None,
+    out_shardings: Any = None,
 ) -> Any:
     """``fun`` traced once per signature and compiled; later calls with the same
     dtypes and shapes run the compiled function directly.
@@ -372,6 +383,15 @@ def jit(
     (hashable) rather than arrays: each new value traces again. ``mode`` is the
     compile mode (rewrites and backend). Usable as a decorator, with or without
     arguments.
+
+    ``in_shardings`` / ``out_shardings`` (jax backend only, as in ``jax.jit``)
+    run the compiled graph across devices: each is one ``jax.sharding.Sharding``
+    for every array, or a tuple with one entry per non-static positional
+    argument (per element of the returned tuple), an entry being a sharding for
+    all of that argument's arrays, ``None`` (let XLA choose), or a tuple / list /
+    dict of the argument's own structure. Values the function captures are
+    replicated. A sharded function returns ``jax.Array`` results, laid out as
+    asked. Other backends raise ``ValueError``.
 
     >>> import numpy as np
     >>> import lazygraph
@@ -387,8 +407,98 @@ def jit(
     1
     """
     if fun is None:
-        return functools.partial(jit, static_argnums=static_argnums, mode=mode)
-    return Transformed(fun, _build_call, "jit", static_argnums, mode)
+        return functools.partial(
+            jit,
+            static_argnums=static_argnums,
+            mode=mode,
+            in_shardings=in_shardings,
+            out_shardings=out_shardings,
+        )
+    if in_shardings is None and out_shardings is None:
+        return Transformed(fun, _build_call, "jit", static_argnums, mode)
+    return _ShardedJit(fun, static_argnums, mode, in_shardings, out_shardings)
+
+
+class _ShardedJit(Transformed):
+    """:func:`jit` with shardings: compiled straight by the jax backend (not
+    through the shared compile cache), returning ``jax.Array`` results."""
+
+    def __init__(
+        self,
+        fun: Callable[..., Any],
+        static_argnums: int | Sequence[int],
+        mode: Any,
+        in_shardings: Any,
+        out_shardings: Any,
+    ) -> None:
+        super().__init__(fun, _build_call, "jit", static_argnums, mode)
+        _jax_backend_of(mode)  # fail at decoration time, not at the first call
+        self._in_shardings = in_shardings
+        self._out_shardings = out_shardings
+
+    def _compile(
+        self,
+        in_vars: list[Variable],
+        captured_vars: list[Variable],
+        outputs: list[Variable],
+        trees: tuple[Any, Any, list[bool]],
+    ) -> Callable[..., Sequence[Any]]:
+        from lazygraph.compile.function import rewrite_graph
+        from lazygraph.compile.mode import get_mode
+        from lazygraph.graph.fg import FunctionGraph
+
+        treedef, out_tree, is_var = trees
+        backend = _jax_backend_of(self._mode)
+        spec = self._in_shardings
+        if isinstance(spec, list | tuple):  # one entry per positional argument; kwargs: None
+            spec = (tuple(spec), None)
+        ins = _spread(spec, treedef, "in_shardings") + [None] * len(captured_vars)
+        outs = _spread(self._out_shardings, out_tree, "out_shardings")
+        outs = [s for s, v in zip(outs, is_var, strict=True) if v]
+        fgraph = FunctionGraph(in_vars + captured_vars, outputs, clone=True)
+        rewrite_graph(fgraph, get_mode(self._mode).excluding(*backend.excluded_tags))
+        program = backend.compile(
+            fgraph,
+            in_shardings=None if self._in_shardings is None else ins,
+            out_shardings=None if self._out_shardings is None else outs,
+            device_arrays=True,
+        )
+        extra = tuple(bound_value(v) for v in captured_vars)
+        return lambda *args: program(*args, *extra)
+
+
+def _jax_backend_of(mode: Any) -> Any:
+    from lazygraph.compile.backends import get_backend
+    from lazygraph.compile.mode import get_mode
+    from lazygraph.configuration import config
+
+    name = get_mode(mode).backend or config.backend
+    if name != "jax":
+        raise ValueError(
+            f"jit: in_shardings / out_shardings need the jax backend, but this function "
+            f"compiles with {name!r}; pass mode='jax' or set lazygraph.config.backend = 'jax'"
+        )
+    return get_backend(name)
+
+
+def _spread(spec: Any, treedef: Any, name: str) -> list[Any]:
+    """One sharding per leaf of ``treedef``: ``spec`` is a sharding (or None)
+    for a whole subtree, or a container of the subtree's own structure."""
+    if not isinstance(spec, list | tuple | dict):
+        return [spec] * num_leaves(treedef)
+    kind = treedef[0] if isinstance(treedef, tuple) else None
+    if kind is dict and isinstance(spec, dict) and set(spec) == set(treedef[1]):
+        return [
+            s
+            for k, sub in zip(treedef[1], treedef[2], strict=True)
+            for s in _spread(spec[k], sub, name)
+        ]
+    if kind in (list, tuple) and not isinstance(spec, dict) and len(spec) == len(treedef[1]):
+        return [s for c, sub in zip(spec, treedef[1], strict=True) for s in _spread(c, sub, name)]
+    raise ValueError(
+        f"jit: {name} {spec!r} does not match the structure of the arguments / results "
+        f"({unflatten(treedef, ['*'] * num_leaves(treedef))!r})"
+    )
 
 
 def value_and_grad(

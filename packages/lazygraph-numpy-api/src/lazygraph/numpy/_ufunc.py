@@ -76,33 +76,9 @@ def apply_ufunc(
 
     ``dtype=`` casts the inputs (as ``casting`` allows) and must be the result's
     dtype, as numpy's loop selection requires (``exp(ints, dtype=int64)`` is a
-    TypeError there too).
+    TypeError there too). The public function's wrapper
+    (:mod:`lazygraph.numpy._errors`) names ``name`` in the errors raised here.
     """
-    try:
-        return _apply_ufunc(name, fn, args, out, kwargs)
-    except (TypeError, ValueError, IndexError) as exc:
-        raise named_error(name, exc) from exc.__cause__
-
-
-def named_error(name: str, exc: BaseException) -> BaseException:
-    """``exc``, or one of its type whose message starts with ``name:`` when it
-    does not name ``name`` already (errors from converting an argument)."""
-    if name in str(exc):
-        return exc
-    try:
-        renamed = type(exc)(f"{name}: {exc}")
-    except Exception:  # an exception type with another constructor
-        return exc
-    return renamed.with_traceback(exc.__traceback__)
-
-
-def _apply_ufunc(
-    name: str,
-    fn: Callable[..., Any],
-    args: Sequence[ArrayLike],
-    out: Any,
-    kwargs: dict[str, Any],
-) -> Array:
     dtype = ufunc_dtype(name, out, kwargs)
     variables = [as_variable(a) for a in args]
     if dtype is None:

@@ -18,6 +18,7 @@ from typing import Any
 
 from lazygraph.numpy._array import Array
 from lazygraph.numpy._convert import as_variable, wrap
+from lazygraph.numpy._errors import name_public_errors
 from lazygraph.tensor import fft as _tfft
 
 __all__ = [
@@ -324,3 +325,7 @@ def ifftshift(x: Any, /, axes: int | Sequence[int] | None = None) -> Array:
     array([ 0,  1, -2, -1])
     """
     return wrap(_tfft.ifftshift(as_variable(x), axes))
+
+
+# Every public function names itself (and the user's line) in the errors it raises.
+name_public_errors(globals(), __all__, prefix="fft.")

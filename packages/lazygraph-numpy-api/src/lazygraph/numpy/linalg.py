@@ -27,6 +27,7 @@ import lazygraph.tensor as lt
 import numpy as np
 from lazygraph.numpy._array import Array
 from lazygraph.numpy._convert import as_variable, wrap
+from lazygraph.numpy._errors import name_public_errors
 
 __all__ = [
     "EighResult",
@@ -704,3 +705,7 @@ def cond(x: Any, p: Any = None) -> Array:
             L.matrix_norm(L.inv(v), ord=p),
         )
     )
+
+
+# Every public function names itself (and the user's line) in the errors it raises.
+name_public_errors(globals(), __all__, prefix="linalg.")

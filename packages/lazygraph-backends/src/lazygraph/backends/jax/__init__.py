@@ -19,6 +19,7 @@ array([2., 2., 2.])
 from __future__ import annotations
 
 import importlib.util
+import os
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
@@ -27,6 +28,9 @@ from typing import Any
 from lazygraph.graph.fg import FunctionGraph
 
 __all__ = ["JaxBackend", "backend"]
+
+
+_FALSE = ("0", "false", "False", "no", "off")
 
 
 class JaxBackend:
@@ -42,8 +46,9 @@ class JaxBackend:
     #: how many compiled programs are kept, least recently used dropped
     cache_size = 512
     #: copy results into writable numpy arrays (False: XLA's own buffers,
-    #: read-only, no copy; saves a pass over large outputs)
-    writable_outputs = True
+    #: read-only, no copy; saves a pass over large outputs). The environment
+    #: variable ``LAZYGRAPH_JAX_WRITABLE_OUTPUTS=0`` sets it to False.
+    writable_outputs = os.environ.get("LAZYGRAPH_JAX_WRITABLE_OUTPUTS", "1") not in _FALSE
 
     def __init__(self) -> None:
         self._cache: OrderedDict[Any, Any] = OrderedDict()

@@ -34,7 +34,13 @@ Fn = Callable[..., Any]
 
 # numpy name -> jnp function, where the jnp name differs or there is none
 _RENAMED: dict[str, Fn] = {
-    "clip": lambda x, lo, hi: jnp.minimum(jnp.maximum(x, lo), hi),
+    # numpy's clip: ``x > lo ? x : lo`` then ``t < hi ? t : hi`` (NaN x kept), so a
+    # tie between 0.0 and -0.0 gives the bound, where XLA's max/min may not
+    "clip": lambda x, lo, hi: _clip(x, lo, hi),
+    # numpy's maximum / minimum: NaN from either side, and the second operand on
+    # a tie (0.0 vs -0.0), where XLA's max / min may return either zero
+    "maximum": lambda a, b: jnp.where(jnp.isnan(a) | (a > b), a, b),
+    "minimum": lambda a, b: jnp.where(jnp.isnan(a) | (a < b), a, b),
     "where": jnp.where,
     "copy": lambda x: x,
     "sigmoid": jax.nn.sigmoid,
@@ -71,12 +77,12 @@ def _int_divmod(name: str, x: Any, y: Any) -> Any:
 
 def _int_power(x: Any, y: Any, ctx: Context | None) -> Any:
     """numpy's integer power: wraps on overflow; a negative exponent raises."""
+    bits = np.dtype(y.dtype).itemsize * 8
+    x, y = jnp.broadcast_arrays(x, y)  # (an empty result raises nothing, as in numpy)
     if ctx is not None and y.dtype.kind == "i":
         ctx.check(
             jnp.any(y < 0), ValueError, "Integers to negative integer powers are not allowed."
         )
-    bits = np.dtype(y.dtype).itemsize * 8
-    x, y = jnp.broadcast_arrays(x, y)
     one = jnp.ones((), y.dtype)
 
     def square_and_multiply(_: Any, carry: tuple[Any, Any, Any]) -> tuple[Any, Any, Any]:
@@ -112,6 +118,11 @@ _COMPLEX_SAFE = frozenset(
 )
 
 
+def _clip(x: Any, lo: Any, hi: Any) -> Any:
+    t = jnp.where(jnp.isnan(x) | (x > lo), x, lo)
+    return jnp.where(jnp.isnan(t) | (t < hi), t, hi)
+
+
 def _cast(x: Any, dtype: str) -> Any:
     target = np.dtype(dtype)
     if target.kind == "b":
@@ -119,14 +130,47 @@ def _cast(x: Any, dtype: str) -> Any:
     if x.dtype.kind == "c" and target.kind != "c":
         x = jnp.real(x)
     if x.dtype.kind == "f" and target == np.dtype("uint64"):
-        t = jnp.trunc(x)
-        ok = (t >= -(2.0**63)) & (t < 2.0**64)  # NaN compares false
-        neg = jnp.where(ok & (t < 0), t, 0).astype("int64").astype(target)
-        pos = jnp.where(ok & (t >= 0), t, 0).astype(target)
-        return jnp.where(ok, jnp.where(t < 0, neg, pos), jnp.asarray(2**63, target))
+        # x86's unsigned emulation: values from 2**63 up convert as x - 2**63
+        # and get 2**63 added back (wrapping), the rest as int64
+        big = x >= 2.0**63  # NaN compares false
+        int64 = np.dtype("int64")
+        low = _float_to_int(jnp.where(big, 0, x), int64).astype(target)
+        high = _float_to_int(jnp.where(big, x - 2.0**63, 0), int64).astype(target)
+        return jnp.where(big, high + jnp.asarray(2**63, target), low)
     if x.dtype.kind == "f" and target.kind in "iu":
         return _float_to_int(x, target)
+    if x.dtype == np.float32 and target in (np.float64, np.complex128):
+        return _widen_float32(x).astype(target)
+    if x.dtype.kind == "b" and target.kind in "fc":
+        # XLA rewrites ``y * convert(pred)`` to ``select(pred, y, 0)``, losing
+        # numpy's ``-0.0 * False == -0.0``; a cast through uint8 keeps the multiply
+        return x.astype("uint8").astype(target)
     return x.astype(target)
+
+
+def _float_divmod(a: Any, b: Any) -> tuple[Any, Any]:
+    """numpy's float ``(floor_divide, remainder)`` (``npy_divmod``), signed zeros
+    included: jnp gives ``remainder(0.0, -1.0) == 0.0`` where numpy has -0.0."""
+    mod = jnp.fmod(a, b)
+    div = (a - mod) / b
+    fix = (mod != 0) & ((b < 0) != (mod < 0))
+    mod = jnp.where(fix, mod + b, jnp.where(mod != 0, mod, jnp.copysign(jnp.zeros_like(mod), b)))
+    div = jnp.where(fix, div - 1, div)
+    floor = jnp.floor(div)
+    floor = jnp.where(div - floor > 0.5, floor + 1, floor)
+    floordiv = jnp.where(div != 0, floor, jnp.copysign(jnp.zeros_like(div), a / b))
+    by_zero = b == 0
+    return jnp.where(by_zero, a / b, floordiv), jnp.where(by_zero, jnp.fmod(a, b), mod)
+
+
+def _widen_float32(x: Any) -> Any:
+    """float32 -> float64 keeping subnormal inputs, which XLA on the CPU reads as
+    zero (they are normal numbers in float64): ``mantissa * 2**-149``, exactly."""
+    bits = jax.lax.bitcast_convert_type(x, jnp.uint32)
+    subnormal = (bits & 0x7F800000) == 0
+    mantissa = (bits & 0x007FFFFF).astype(jnp.float64) * 2.0**-149
+    tiny = jnp.where(bits >> 31 == 1, -mantissa, mantissa)
+    return jnp.where(subnormal, tiny, x.astype(jnp.float64))
 
 
 def _float_to_int(x: Any, target: np.dtype) -> Any:
@@ -185,6 +229,10 @@ def scalar_function(
 
         def base(x: Any, y: Any) -> Any:
             return _int_divmod(name, x, y)
+    elif name in ("floor_divide", "remainder") and np.dtype(compute).kind == "f":
+
+        def base(x: Any, y: Any) -> Any:
+            return _float_divmod(x, y)[0 if name == "floor_divide" else 1]
     elif name == "pow" and np.dtype(compute).kind in "iu":
 
         def base(x: Any, y: Any) -> Any:
@@ -231,7 +279,7 @@ def scalar_function(
 
     def run(*xs: Any) -> Any:
         xs = tuple(
-            jnp.asarray(x) if c is None else jnp.asarray(x).astype(c)
+            jnp.asarray(x) if c is None else _cast(jnp.asarray(x), c)
             for x, c in zip(xs, casts, strict=True)
         )
         result = base(*xs)

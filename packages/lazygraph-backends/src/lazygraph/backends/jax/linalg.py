@@ -114,8 +114,11 @@ def _cholesky(op: Cholesky, node: Apply, ctx: Context) -> Fn:
 
     def run(x: Any) -> list[Any]:
         x = jnp.asarray(x).astype(dtype)
-        # numpy reads only the lower triangle; jnp would symmetrize the input
-        out = jax.lax.linalg.cholesky(x, symmetrize_input=False)
+        # numpy reads only the lower (upper=True: the upper) triangle; jnp would
+        # symmetrize the input. Upper: U = L^H with L L^H = conj(x^T), which
+        # reads x's upper triangle.
+        a = jnp.conj(jnp.swapaxes(x, -1, -2)) if op.upper else x
+        out = jax.lax.linalg.cholesky(a, symmetrize_input=False)
         if op.upper:
             out = jnp.conj(jnp.swapaxes(out, -1, -2))
         _finite_in_bad_out(ctx, x, out, "Matrix is not positive definite")

@@ -14,6 +14,9 @@ unless ``device_arrays=True`` was asked for.
 
 from __future__ import annotations
 
+import contextlib
+import threading
+from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -21,6 +24,7 @@ from typing import Any
 import jax
 import numpy as np
 
+from lazygraph.backends.jax import device as _device
 from lazygraph.backends.jax.dispatch import Context, Unsupported, lowering_for
 from lazygraph.graph.basic import Apply, Constant, Variable
 from lazygraph.graph.fg import FunctionGraph
@@ -77,9 +81,10 @@ class _Segment:
     check_info: list[tuple[type[BaseException], str]] = field(default_factory=list)
     jitted: Any = None
     #: the same segment traced on flattened 1-d inputs padded to a power of two
-    #: (pure elementwise segments only): small calls of any shape share a few
-    #: compiled programs instead of one XLA compile per shape
-    flat_jitted: Any = None
+    #: (pure elementwise segments only), and the segment that traced it: small
+    #: calls of any shape share a few compiled programs instead of one XLA
+    #: compile per shape, across every program with the same elementwise steps
+    flat_jitted: tuple[Any, _Segment] | None = None
 
 
 def _perform(node: Apply, values: Sequence[Any]) -> list[Any]:
@@ -215,10 +220,17 @@ class _Program:
     outputs: list[Variable]
     device_arrays: bool
     writable: bool = True
+    #: with ``device_arrays``: where outputs not made by a jitted segment (graph
+    #: inputs, constants, host results) go, one sharding (or None) per output
+    placement: list[Any] | None = None
 
     def __call__(self, *args: Any) -> list[Any]:
+        device = None
+        if _device._placed:  # some value was moved with Array.to_device
+            args, device = _device.placed_arguments(args)  # type: ignore[assignment]
         env: dict[Variable, Any] = dict(zip(self.inputs, args, strict=True))
-        with jax.enable_x64(True):
+        on_device = jax.default_device(device) if device is not None else contextlib.nullcontext()
+        with jax.enable_x64(True), on_device:
             for seg, hosts in zip(self.segments, self.hosts, strict=True):
                 if seg.steps:
                     dyn = [_value(env, v) for v in seg.inputs]
@@ -235,26 +247,34 @@ class _Program:
                     values = [np.asarray(_value(env, v)) for v in step.node.inputs]
                     env.update(zip(step.node.outputs, _perform(step.node, values), strict=True))
             out = []
-            for v in self.outputs:
+            for k, v in enumerate(self.outputs):
                 value = _value(env, v)
                 if self.device_arrays:
+                    if not isinstance(value, jax.Array):
+                        value = jax.device_put(value, self.placement and self.placement[k])
                     out.append(value)
                 else:
                     arr = np.asarray(value)
                     if (self.writable and not arr.flags.writeable) or v.owner is None:
                         arr = arr.copy()
+                    if device is not None:  # later computations on it stay there
+                        _device.place(arr, device, value if isinstance(value, jax.Array) else None)
                     out.append(arr)
         return out
 
 
 #: calls whose broadcast shape has at most this many elements take the flat path
 FLAT_LIMIT = 4096
+#: and are padded to at least this many elements: one program serves them all
+FLAT_MIN = 64
 
 
 def _call_flat(seg: _Segment, dyn: list[Any]) -> list[Any] | None:
     """Run a pure elementwise segment on flattened inputs padded to a power of
     two, or None when the call does not qualify (large, or an output smaller than
     the full broadcast shape)."""
+    if not dyn:  # constants only: nothing to flatten
+        return None
     shapes = [np.shape(a) for a in dyn]
     if sum(int(np.prod(s, dtype=np.int64)) for s in shapes) > len(shapes) * FLAT_LIMIT:
         return None
@@ -271,20 +291,71 @@ def _call_flat(seg: _Segment, dyn: list[Any]) -> list[Any] | None:
     if any(shape_of[o] != full for o in seg.outputs):
         return None
     n = int(np.prod(full, dtype=np.int64))
-    if n > FLAT_LIMIT or any(len(s) > len(full) for s in shapes):
-        return None
-    size = 0 if n == 0 else 1 << (n - 1).bit_length()
+    if n == 0 or n > FLAT_LIMIT or any(len(s) > len(full) for s in shapes):
+        return None  # (no padding value is safe for an empty call: checks would see it)
+    size = max(FLAT_MIN, 1 << (n - 1).bit_length())
     flat = []
     for a in dyn:
         try:
             v = np.broadcast_to(np.asarray(a), full).reshape(-1)
         except ValueError:
             return None
-        flat.append(np.pad(v, (0, size - n), mode="edge") if n else v)
-    results, flags = seg.flat_jitted(*flat)
+        flat.append(np.pad(v, (0, size - n), mode="edge"))  # repeats the last element
+    jitted, owner = seg.flat_jitted
+    results, flags = jitted(*flat)
     if flags is not None:
-        _raise_failed(seg, np.asarray(flags))
-    return [np.asarray(r)[:n].reshape(full) for r in results]
+        _raise_failed(owner, np.asarray(flags))
+    out = []
+    for r in results:
+        r = np.asarray(r)
+        if r.ndim == 0:  # an output computed from constants alone
+            r = np.broadcast_to(r, (size,))
+        out.append(r[:n].reshape(full))
+    return out
+
+
+#: flat programs by the dtype-level structure of their segment (see _flat_key)
+_flat_programs: OrderedDict[Any, tuple[Any, _Segment]] = OrderedDict()
+_FLAT_PROGRAMS_KEPT = 1024
+_flat_lock = threading.Lock()
+
+
+def _shared_flat(seg: _Segment) -> tuple[Any, _Segment]:
+    """The flat program of ``seg``: one already made for a segment with the same
+    ops, dtypes and constants (static shapes do not matter once flattened), or a
+    new one."""
+    try:
+        key: Any = _flat_key(seg)
+        hash(key)
+    except TypeError:
+        return jax.jit(_trace_segment(seg, flat=True)), seg
+    with _flat_lock:
+        found = _flat_programs.get(key)
+        if found is None:
+            found = _flat_programs[key] = (jax.jit(_trace_segment(seg, flat=True)), seg)
+            while len(_flat_programs) > _FLAT_PROGRAMS_KEPT:
+                _flat_programs.popitem(last=False)
+        else:
+            _flat_programs.move_to_end(key)
+        return found
+
+
+def _flat_key(seg: _Segment) -> Any:
+    ids: dict[Variable, Any] = {v: ("in", k, v.type.dtype) for k, v in enumerate(seg.inputs)}
+    entries = []
+    for n, step in enumerate(seg.steps):
+        refs = []
+        for v in step.node.inputs:
+            if v in ids:
+                refs.append(ids[v])
+            else:  # a constant (flat-eligible segments have no other inputs)
+                data = np.asarray(v.data)  # type: ignore[attr-defined]
+                refs.append(("const", data.dtype.str, data.tobytes()))
+        out_dtypes = tuple(o.type.dtype for o in step.node.outputs)  # type: ignore[attr-defined]
+        entries.append((step.node.op, tuple(refs), out_dtypes))
+        for j, o in enumerate(step.node.outputs):
+            ids[o] = ("node", n, j)
+    return tuple(entries), tuple(ids[o] for o in seg.outputs)
 
 
 def _flat_eligible(seg: _Segment) -> bool:
@@ -382,10 +453,19 @@ def compile_graph(
                 kwargs["donate_argnums"] = tuple(dead)
             seg.jitted = jax.jit(run, **kwargs)
             if not kwargs.get("in_shardings") and not donate and _flat_eligible(seg):
-                seg.flat_jitted = jax.jit(_trace_segment(seg, flat=True))
+                seg.flat_jitted = _shared_flat(seg)
         segments.append(seg)
+    placement = None
+    if out_shardings is not None:
+        placement = _graph_output_shardings(out_shardings, fgraph)
     return _Program(
-        segments, host_steps, list(fgraph.inputs), list(fgraph.outputs), device_arrays, writable
+        segments,
+        host_steps,
+        list(fgraph.inputs),
+        list(fgraph.outputs),
+        device_arrays,
+        writable,
+        placement,
     )
 
 
@@ -397,21 +477,38 @@ def _check_shardable(
             "jax backend: shardings need the whole graph to be one jitted segment; "
             "this graph has nodes that run outside jit (data-dependent shapes)"
         )
-    if seg.inputs != [v for v in fgraph.inputs if v in seg.inputs] or len(seg.inputs) != len(
-        fgraph.inputs
-    ):
-        raise ValueError("jax backend: shardings need every graph input to be used by the graph")
-    if seg.outputs != list(fgraph.outputs):
-        raise ValueError("jax backend: shardings need every graph output to be computed once")
 
 
 def _per_input(shardings: Any, fgraph: FunctionGraph, seg: _Segment) -> Any:
+    """One sharding per argument of the jitted segment (the graph inputs it
+    uses), from one per graph input or one for all."""
     if isinstance(shardings, (list, tuple)):
-        return tuple(shardings)
+        if len(shardings) != len(fgraph.inputs):
+            raise ValueError(
+                f"jax backend: in_shardings has {len(shardings)} entries for a graph "
+                f"of {len(fgraph.inputs)} inputs"
+            )
+        position = {v: k for k, v in enumerate(fgraph.inputs)}
+        return tuple(shardings[position[v]] for v in seg.inputs)
     return tuple(shardings for _ in seg.inputs)
 
 
 def _per_output(shardings: Any, fgraph: FunctionGraph, seg: _Segment) -> Any:
+    """One sharding per output of the jitted segment, from one per graph output
+    or one for all."""
+    per_graph_output = _graph_output_shardings(shardings, fgraph)
+    first = {}
+    for k, v in enumerate(fgraph.outputs):
+        first.setdefault(v, per_graph_output[k])
+    return [first.get(v) for v in seg.outputs]
+
+
+def _graph_output_shardings(shardings: Any, fgraph: FunctionGraph) -> list[Any]:
     if isinstance(shardings, (list, tuple)):
+        if len(shardings) != len(fgraph.outputs):
+            raise ValueError(
+                f"jax backend: out_shardings has {len(shardings)} entries for a graph "
+                f"of {len(fgraph.outputs)} outputs"
+            )
         return list(shardings)
-    return [shardings for _ in seg.outputs]
+    return [shardings for _ in fgraph.outputs]

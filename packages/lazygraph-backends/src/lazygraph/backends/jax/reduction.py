@@ -17,7 +17,7 @@ import jax.numpy as jnp
 import numpy as np
 
 from lazygraph.backends.jax.dispatch import Context, register
-from lazygraph.backends.jax.elemwise import elemwise_function
+from lazygraph.backends.jax.elemwise import _cast, elemwise_function
 from lazygraph.graph.basic import Apply
 from lazygraph.tensor.cumulative import CumOp
 from lazygraph.tensor.fused import FusedReduce
@@ -46,9 +46,12 @@ def reduce_function(op: Reduce, out_dtype: str) -> Fn:
 
     if kind in ("sum", "prod"):
         fn = jnp.sum if kind == "sum" else jnp.prod
+        dtype = np.dtype(op.dtype or out_dtype)
 
         def run(x: Any) -> Any:
-            return fn(x, axis=axis, dtype=op.dtype or out_dtype, keepdims=keepdims)
+            # numpy casts the input first, with its own (unsafe) cast
+            x = _cast(x, dtype.name) if x.dtype != dtype else x
+            return fn(x, axis=axis, dtype=dtype, keepdims=keepdims)
     elif kind in ("max", "min"):
         fn = jnp.max if kind == "max" else jnp.min
 
@@ -65,7 +68,13 @@ def reduce_function(op: Reduce, out_dtype: str) -> Fn:
     elif kind == "mean":
 
         def run(x: Any) -> Any:
-            x = x.astype(op.dtype) if op.dtype else x
+            if op.dtype and np.dtype(op.dtype).kind in "iu":
+                # numpy: the sum in that integer type, divided in float64, cast back
+                x = _cast(x, op.dtype) if x.dtype != np.dtype(op.dtype) else x
+                total = jnp.sum(x, axis=axis, dtype=op.dtype, keepdims=keepdims)
+                count = int(np.prod([x.shape[a] for a in axis], dtype=np.int64))
+                return _cast(total.astype(jnp.float64) / count, op.dtype)
+            x = _cast(x, op.dtype) if op.dtype and x.dtype != np.dtype(op.dtype) else x
             return jnp.mean(x, axis=axis, keepdims=keepdims)
     elif kind in ("var", "std"):
         fn = jnp.var if kind == "var" else jnp.std
@@ -94,9 +103,28 @@ def reduce_function(op: Reduce, out_dtype: str) -> Fn:
             one = axis[0] if len(axis) == 1 else None
             if one is None and x.ndim == 0:
                 return jnp.zeros((1,) * 0, out_dtype)
+            if x.dtype.kind == "c":
+                return _complex_arg_extreme(x, one, keepdims, kind == "argmax")
             return fn(x, axis=one, keepdims=keepdims)
 
     return run
+
+
+def _complex_arg_extreme(x: Any, axis: int | None, keepdims: bool, is_max: bool) -> Any:
+    """numpy's argmax / argmin of complex values: ordered by real part, then
+    imaginary part; the first NaN (in either part) wins."""
+    if axis is None:
+        flat = _complex_arg_extreme(jnp.reshape(x, (-1,)), 0, False, is_max)
+        return jnp.reshape(flat, (1,) * x.ndim) if keepdims else flat
+    re, im = jnp.real(x), jnp.imag(x)
+    best = jnp.max if is_max else jnp.min
+    far = -jnp.inf if is_max else jnp.inf
+    top_re = best(re, axis=axis, keepdims=True)
+    on_top = re == top_re
+    top_im = best(jnp.where(on_top, im, far), axis=axis, keepdims=True)
+    nan = jnp.isnan(re) | jnp.isnan(im)
+    pick = jnp.where(jnp.any(nan, axis=axis, keepdims=True), nan, on_top & (im == top_im))
+    return jnp.argmax(pick, axis=axis, keepdims=keepdims)
 
 
 @register(Reduce)
@@ -138,7 +166,9 @@ def _cumop(op: CumOp, node: Apply, ctx: Context) -> Fn:
             x, axis = jnp.reshape(x, (-1,)), 0
         if op.reverse:
             x = jnp.flip(x, axis)
-        out = scan(x, axis=axis, dtype=np.dtype(op.dtype))
+        dtype = np.dtype(op.dtype)
+        x = _cast(x, dtype.name) if x.dtype != dtype else x  # numpy's cast, not XLA's
+        out = scan(x, axis=axis, dtype=dtype)
         if op.exclusive and out.shape[axis]:
             pad = [(0, 0)] * out.ndim
             pad[axis] = (1, 0)

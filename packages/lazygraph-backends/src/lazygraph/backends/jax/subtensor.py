@@ -24,6 +24,7 @@ import jax.numpy as jnp
 import numpy as np
 
 from lazygraph.backends.jax.dispatch import Context, Unsupported, register
+from lazygraph.backends.jax.elemwise import _cast
 from lazygraph.graph.basic import Apply
 from lazygraph.tensor.advanced_subtensor import (
     AdvancedIncSubtensor,
@@ -62,6 +63,13 @@ def _fit(y: Any, target: tuple[int, ...]) -> Any:
     return y
 
 
+def _wider(y: Any, x: Any) -> bool:
+    """Whether adding ``y`` into ``x`` computes in a type other than ``x``'s."""
+    if x.dtype == jnp.bool_ or y.dtype == x.dtype:
+        return False
+    return bool(np.result_type(x.dtype, y.dtype) != x.dtype)
+
+
 @register(Subtensor, static=lambda node: _index_positions(node, 1))
 def _subtensor(op: Subtensor, node: Apply, ctx: Context) -> Fn:
     def run(x: Any, *values: Any) -> list[Any]:
@@ -77,10 +85,14 @@ def _inc_subtensor(op: IncSubtensor, node: Apply, ctx: Context) -> Fn:
     def run(x: Any, y: Any, *values: Any) -> list[Any]:
         idx = numpy_index(op.idx_list, values, basic=True)
         _validate(np.shape(x), idx)
-        x = jnp.asarray(x)
-        y = _fit(jnp.asarray(y).astype(x.dtype), np.shape(x[idx]))
+        x, y = jnp.asarray(x), jnp.asarray(y)
         if op.set_instead_of_inc:
-            return [x.at[idx].set(y)]
+            return [x.at[idx].set(_fit(_cast(y, x.dtype.name), np.shape(x[idx])))]
+        if _wider(y, x):  # numpy adds in the wider type, then casts back
+            common = np.result_type(x.dtype, y.dtype)
+            total = x[idx].astype(common) + _fit(y, np.shape(x[idx])).astype(common)
+            return [x.at[idx].set(_cast(total, x.dtype.name))]
+        y = _fit(_cast(y, x.dtype.name), np.shape(x[idx]))
         if x.dtype == jnp.bool_:  # numpy's bool addition is logical or
             return [x.at[idx].max(y)]
         return [x.at[idx].add(y)]
@@ -174,10 +186,19 @@ def _advanced_inc_subtensor(op: AdvancedIncSubtensor, node: Apply, ctx: Context)
     def run(x: Any, y: Any, *values: Any) -> list[Any]:
         idx = build(x, values)
         _shape_check(x, idx)
-        x = jnp.asarray(x)
-        y = _fit(jnp.asarray(y).astype(x.dtype), np.shape(x[idx]))
+        x, y = jnp.asarray(x), jnp.asarray(y)
         if op.set_instead_of_inc:
-            return [x.at[idx].set(y)]
+            return [x.at[idx].set(_fit(_cast(y, x.dtype.name), np.shape(x[idx])))]
+        if _wider(y, x):  # numpy adds in the wider type, then casts back
+            common = np.result_type(x.dtype, y.dtype)
+            y = _fit(y, np.shape(x[idx])).astype(common)
+            if not op.accumulate:
+                total = x[idx].astype(common) + y
+                return [x.at[idx].set(_cast(total, x.dtype.name))]
+            touched = jnp.zeros(x.shape, bool).at[idx].set(True)
+            total = x.astype(common).at[idx].add(y)
+            return [jnp.where(touched, _cast(total, x.dtype.name), x)]
+        y = _fit(_cast(y, x.dtype.name), np.shape(x[idx]))
         if x.dtype == jnp.bool_:  # numpy's bool addition is logical or
             return [x.at[idx].max(y)]
         if op.accumulate:
@@ -258,7 +279,7 @@ def _inc_along_axis(op: IncAlongAxis, node: Apply, ctx: Context) -> Fn:
 
     def run(x: Any, indices: Any, y: Any) -> list[Any]:
         x, indices = jnp.asarray(x), jnp.asarray(indices)
-        y = jnp.asarray(y).astype(x.dtype)
+        y = _cast(jnp.asarray(y), x.dtype.name)
         if op.axis is None:
             _bounds(ctx, indices, x.size, "take_along_axis")
             return [jnp.reshape(jnp.reshape(x, (-1,)).at[indices].add(y), x.shape)]

@@ -6,8 +6,8 @@ reductions), each output element is accumulated in a local variable by the
 inner loops; otherwise the output array itself is the accumulator. max/min
 propagate NaN as numpy does; argmax/argmin return the first NaN's index, like
 numpy. Zero-size reductions without identity raise numpy's ``ValueError``.
-Complex inputs reduce with sum, prod and mean; var, std, logsumexp and the
-complex orderings (max/min/argmax/argmin) run through ``perform``.
+Complex inputs reduce with sum, prod, mean, all, any, count_nonzero, var and
+std; logsumexp and the complex orderings (max/min/argmax/argmin) run through ``perform``.
 
 >>> import lazygraph.tensor as lt
 >>> node = lt.sum(lt.tensor("float64", (None, None)), axis=1).owner
@@ -255,7 +255,7 @@ def _arg_source(op: Reduce, node: Apply) -> str:
 def _funcify_reduce(op: Reduce, node: Apply) -> str:
     x = node.inputs[0]
     complex_values = "c" in (x.type.numpy_dtype.kind, node.outputs[0].type.numpy_dtype.kind)  # type: ignore[attr-defined]
-    if complex_values and op.kind not in ("sum", "prod", "mean"):
+    if complex_values and op.kind not in ("sum", "prod", "mean", "all", "any", "count_nonzero"):
         raise Unsupported(f"{op.kind} of complex values")
     if op.kind in ("argmax", "argmin"):
         return _arg_source(op, node)
@@ -350,8 +350,6 @@ def _funcify_sum_to_shape(op: SumToShape, node: Apply) -> str:
     g, x = node.inputs
     gd, xd = g.type.ndim, x.type.ndim  # type: ignore[attr-defined]
     dtype = g.type.dtype  # type: ignore[attr-defined]
-    if np.dtype(dtype).kind == "c":
-        raise Unsupported("SumToShape of complex values")
     lead = gd - xd
     lines = [JIT, "def kernel(g, x):"]
     for k in range(xd):

@@ -383,7 +383,10 @@ def composite_lines(
         out_dtype = node.outputs[0].type.dtype  # type: ignore[attr-defined]
         expr = scalar_expr(node.op, ins, in_dtypes, out_dtype)  # type: ignore[arg-type]
         name = f"{prefix}{n}"
-        lines.append(f"{name} = {to_dtype(expr, out_dtype)}")
+        if _keeps_float64(node.op, in_dtypes, out_dtype):
+            lines.append(f"{name} = {expr}")  # already float64: no conversion to type
+        else:
+            lines.append(f"{name} = {to_dtype(expr, out_dtype)}")
         env[node.outputs[0]] = name
     outs = []
     for v in comp.outputs:
@@ -392,6 +395,22 @@ def composite_lines(
         else:
             outs.append(env[v])
     return lines, outs
+
+
+#: float64 in, float64 out in Numba's typing as in numpy's: a fused kernel's
+#: statements for these need no conversion (each one costs compile time)
+_FLOAT64_CLOSED = frozenset(
+    {"add", "subtract", "multiply", "divide", "negative", "positive", "square", "copy"}
+    | {name for name in _UFUNC_FLOAT if not name.startswith("erf")}
+)
+
+
+def _keeps_float64(op: Any, in_dtypes: Sequence[str], out_dtype: str) -> bool:
+    return (
+        out_dtype == "float64"
+        and getattr(op, "name", None) in _FLOAT64_CLOSED
+        and all(d == "float64" for d in in_dtypes)
+    )
 
 
 def to_dtype(expr: str, dtype: str) -> str:

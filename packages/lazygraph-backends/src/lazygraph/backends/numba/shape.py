@@ -1,8 +1,12 @@
-"""Lowerings of the shape ops: ``Shape``, ``Shape_i``, ``Reshape``, ``Alloc``.
+"""Lowerings of the shape ops: ``Shape``, ``Shape_i``, ``Reshape``, ``Alloc``,
+``MakeVector``, ``SpecifyShape`` and ``BroadcastSize``.
 
 ``Reshape`` returns a view when the input is C-contiguous and a reshaped copy
 otherwise (as numpy); a size mismatch raises ``ValueError``. ``Alloc``
-broadcasts its value into a fresh writable array.
+broadcasts its value into a fresh writable array. ``SpecifyShape`` returns its
+input (a view, as the Op declares) after checking the sizes, and
+``BroadcastSize`` applies numpy's broadcasting rule to sizes; both raise
+``ValueError`` on a mismatch.
 
 >>> import lazygraph.tensor as lt
 >>> node = lt.reshape(lt.tensor("float64", (None, None)), (-1,)).owner
@@ -13,8 +17,17 @@ True
 from __future__ import annotations
 
 from lazygraph.backends.numba.dispatch import JIT, numba_funcify
+from lazygraph.backends.numba.scalar import conv
 from lazygraph.graph.basic import Apply
-from lazygraph.tensor.shape import Alloc, Reshape, Shape, Shape_i
+from lazygraph.tensor.shape import (
+    Alloc,
+    BroadcastSize,
+    MakeVector,
+    Reshape,
+    Shape,
+    Shape_i,
+    SpecifyShape,
+)
 
 __all__: list[str] = []
 
@@ -67,3 +80,52 @@ def _funcify_alloc(op: Alloc, node: Apply) -> str:
             f"    return (np.broadcast_to(value, {shape}).copy(),)",
         ]
     )
+
+
+@numba_funcify.register(MakeVector)
+def _funcify_make_vector(op: MakeVector, node: Apply) -> str:
+    names = [f"x{k}" for k in range(len(node.inputs))]
+    dtype = "np.bool_" if op.dtype == "bool" else f"np.{op.dtype}"
+    lines = [JIT, f"def kernel({', '.join(names)}):", f"    out = np.empty({len(names)}, {dtype})"]
+    for k, (name, v) in enumerate(zip(names, node.inputs, strict=True)):
+        lines.append(f"    out[{k}] = {conv(f'{name}[()]', v.type.dtype, op.dtype)}")  # type: ignore[attr-defined]
+    lines.append("    return (out,)")
+    return "\n".join(lines) + "\n"
+
+
+@numba_funcify.register(SpecifyShape)
+def _funcify_specify_shape(op: SpecifyShape, node: Apply) -> str:
+    dims = [d for d, g in enumerate(op.given) if g]
+    names = [f"s{k}" for k in range(len(dims))]
+    lines = [JIT, f"def kernel({', '.join(['x', *names])}):"]
+    if dims:
+        bad = " or ".join(
+            f"x.shape[{d}] != np.int64({name}[()])" for d, name in zip(dims, names, strict=True)
+        )
+        lines += [
+            f"    if {bad}:",
+            '        raise ValueError("SpecifyShape: the array does not have the specified shape")',
+        ]
+    lines.append("    return (x,)")
+    return "\n".join(lines) + "\n"
+
+
+@numba_funcify.register(BroadcastSize)
+def _funcify_broadcast_size(op: BroadcastSize, node: Apply) -> str:
+    names = [f"s{k}" for k in range(len(node.inputs))]
+    lines = [JIT, f"def kernel({', '.join(names)}):", "    size = np.int64(1)", "    ok = True"]
+    for name in names:
+        lines += [
+            f"    v = np.int64({name}[()])",
+            "    if v != 1:",
+            "        ok = ok and (size == 1 or size == v)",
+            "        size = v",
+        ]
+    lines += [
+        "    if not ok:",
+        '        raise ValueError("shape mismatch: objects cannot be broadcast to a single shape")',
+        "    out = np.empty((), np.int64)",
+        "    out[()] = size",
+        "    return (out,)",
+    ]
+    return "\n".join(lines) + "\n"

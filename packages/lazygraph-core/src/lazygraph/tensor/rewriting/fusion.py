@@ -83,16 +83,22 @@ class FusionOptimizer(GraphRewriter):
     reduction reading a fused result into a ``FusedReduce``.
 
     ``max_inputs`` caps the number of distinct inputs of one fused node (a
-    backend may limit the arguments of a kernel); ``fuse_reductions=False`` leaves
-    reductions alone.
+    backend may limit the arguments of a kernel); ``max_nodes`` caps the nodes
+    fused into one: compilers' time per fused kernel grows faster than its
+    size (Numba's roughly quadratically beyond a few hundred scalar ops), so a
+    long chain becomes several kernels, which repeated structure lets share
+    code. ``fuse_reductions=False`` leaves reductions alone.
 
     >>> FusionOptimizer(max_inputs=32).max_inputs
     32
     """
 
-    def __init__(self, max_inputs: int = 256, fuse_reductions: bool = True) -> None:
+    def __init__(
+        self, max_inputs: int = 256, fuse_reductions: bool = True, max_nodes: int = 128
+    ) -> None:
         self.max_inputs = max_inputs
         self.fuse_reductions = fuse_reductions
+        self.max_nodes = max_nodes
 
     def apply(self, fgraph: FunctionGraph) -> int:
         """Fuse; return the number of fused nodes made."""
@@ -150,7 +156,7 @@ class FusionOptimizer(GraphRewriter):
                     break
             if target is not None:
                 break
-        if target is None:
+        if target is None or len(target.members) >= self.max_nodes:
             return None
         exported = False
         for out in node.outputs:

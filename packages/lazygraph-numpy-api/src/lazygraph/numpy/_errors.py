@@ -1,0 +1,171 @@
+"""Errors at the namespace boundary name the public function and the user's line.
+
+Every public function of ``lazygraph.numpy`` and of its ``linalg`` and ``fft``
+submodules, and every public method of :class:`~lazygraph.numpy.Array`, is
+wrapped once, where the namespace is assembled, by :func:`names_errors`
+(``random`` passes numpy's own errors through). When a call raises one of numpy's public exception
+types (``ValueError``, ``TypeError``, ``IndexError``, ``AxisError``,
+``ZeroDivisionError``, ``OverflowError``) and the message does not already
+start with the function's name, the message gets the ``"name: "`` prefix; the
+exception *type* is never changed, so ``except ValueError`` code written
+against numpy keeps working. A note (shown in the traceback) gives the user's
+call site: the first frame outside lazygraph.
+
+Only the outermost public call renames an error, so ``linalg.norm`` failing
+inside another public function still reads as the function the user called.
+
+>>> import lazygraph.numpy as lnp
+>>> try:
+...     lnp.sum([[1.0, 2.0], [3.0]])
+... except ValueError as exc:
+...     print(str(exc)[:50])
+sum: setting an array element with a sequence. The
+"""
+
+from __future__ import annotations
+
+import functools
+import inspect
+import sys
+from collections.abc import Callable, Iterable, MutableMapping
+from typing import Any, TypeVar
+
+from numpy.exceptions import AxisError
+
+__all__: list[str] = []
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+#: The exception types whose messages are named (numpy's public error types).
+NAMED_ERRORS = (ValueError, TypeError, IndexError, ZeroDivisionError, OverflowError)
+
+
+def _outermost(frame: Any) -> bool:
+    """Whether the public call whose caller is ``frame`` is the one the user
+    made: no other public call encloses it before the stack leaves lazygraph.
+    Checked only when an error is raised, so calls cost nothing more."""
+    while frame is not None:
+        if frame.f_code is _NAMED_CODE:
+            return False
+        module = frame.f_globals.get("__name__", "")
+        if module != "lazygraph" and not module.startswith("lazygraph."):
+            return True
+        frame = frame.f_back
+    return True
+
+
+def _user_site() -> str | None:
+    """``file:line`` of the innermost frame outside lazygraph (the user's call)."""
+    frame = sys._getframe(2)
+    while frame is not None:
+        module = frame.f_globals.get("__name__", "")
+        if module != "lazygraph" and not module.startswith("lazygraph."):
+            return f"{frame.f_code.co_filename}:{frame.f_lineno}"
+        frame = frame.f_back  # type: ignore[assignment]
+    return None
+
+
+def _renamed(exc: BaseException, name: str) -> BaseException:
+    """``exc`` (or a copy of its exact type) with the message ``"name: ..."``."""
+    message = str(exc)
+    short = name.rsplit(".", 1)[-1]
+    if message.startswith((f"{name}:", f"{short}:", f"{short}(")):
+        return exc
+    if isinstance(exc, AxisError):
+        if exc.axis is not None and exc.ndim is not None:
+            prefix = exc._msg if getattr(exc, "_msg", None) else None  # type: ignore[attr-defined]
+            renamed = AxisError(exc.axis, exc.ndim, f"{name}: {prefix}" if prefix else name)
+        else:
+            renamed = AxisError(f"{name}: {message}")
+        if type(renamed) is type(exc):
+            return renamed
+        return exc
+    new_message = f"{name}: {message}"
+    if len(exc.args) <= 1:
+        old_args = exc.args
+        exc.args = (new_message,)
+        if str(exc) == new_message:
+            return exc
+        exc.args = old_args
+    try:
+        renamed = type(exc)(new_message)
+    except Exception:
+        return exc
+    return renamed if str(renamed) == new_message else exc
+
+
+def names_errors(func: F, name: str | None = None) -> F:
+    """``func`` with its errors named ``name`` (default: ``func.__name__``).
+
+    >>> def f(x):
+    ...     raise ValueError("bad x")
+    >>> try:
+    ...     names_errors(f, "linalg.f")(1)
+    ... except ValueError as exc:
+    ...     print(exc)
+    linalg.f: bad x
+    """
+    if getattr(func, "__lazygraph_names_errors__", False):
+        return func
+    public = name or func.__name__
+
+    @functools.wraps(func)
+    def named(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return func(*args, **kwargs)
+        except NAMED_ERRORS as exc:
+            if not _outermost(sys._getframe(1)):
+                raise
+            renamed = _renamed(exc, public)
+            site = _user_site()
+            if site is not None:
+                renamed.add_note(f"(lazygraph.numpy.{public} called at {site})")
+            if renamed is exc:
+                raise
+            raise renamed.with_traceback(exc.__traceback__) from exc.__cause__
+
+    named.__lazygraph_names_errors__ = True  # type: ignore[attr-defined]
+    return named  # type: ignore[return-value]
+
+
+#: The code of every wrapper :func:`names_errors` makes (they share one body).
+_NAMED_CODE = names_errors(lambda: None, "_").__code__
+
+
+#: original function -> its wrapper, so that aliases (``abs`` / ``absolute``) and
+#: re-exports (``linalg.matmul`` / ``matmul``) stay one and the same object.
+_WRAPPED: dict[Callable[..., Any], Callable[..., Any]] = {}
+
+
+def name_public_errors(
+    namespace: MutableMapping[str, Any], names: Iterable[str], prefix: str = ""
+) -> None:
+    """Wrap, in ``namespace`` (a module's globals), every lazygraph function listed
+    in ``names`` with :func:`names_errors`. A function is named by its own
+    ``__name__`` (the canonical one of its aliases), with ``prefix`` when it is
+    defined in that module (``linalg.inv``, but ``matmul`` for the re-export)."""
+    for attr in names:
+        value = namespace.get(attr)
+        if not inspect.isfunction(value) or getattr(value, "__lazygraph_names_errors__", False):
+            continue
+        if not value.__module__.startswith("lazygraph."):
+            continue  # numpy's own helpers re-exported as they are (printoptions)
+        wrapped = _WRAPPED.get(value)
+        if wrapped is None:
+            local = value.__module__ == namespace.get("__name__")
+            name = (prefix if local else "") + value.__name__
+            wrapped = _WRAPPED[value] = names_errors(value, name)
+        namespace[attr] = wrapped
+
+
+def name_method_errors(cls: type) -> None:
+    """Wrap, on ``cls`` and its bases from lazygraph.numpy, every public method
+    (plain functions, not properties or dunders) with :func:`names_errors`, so
+    ``x.transpose(0, 0)`` names ``transpose`` as ``lazygraph.numpy.transpose``
+    would."""
+    for klass in cls.__mro__:
+        if not klass.__module__.startswith("lazygraph.numpy"):
+            continue
+        for attr, value in list(vars(klass).items()):
+            if not attr.startswith("_") and inspect.isfunction(value):
+                setattr(klass, attr, names_errors(value, attr))
