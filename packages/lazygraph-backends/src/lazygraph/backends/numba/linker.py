@@ -322,6 +322,8 @@ def _single_node(
                     results = (pfn or fn)(*args)
             else:
                 results = fn(*args)
+        except SystemError as exc:
+            raise _interrupted(exc) from None
         except numba_error:
             fallback.append(_node_by_node(fgraph, [node], [None]))
             _warn_fallback(node, "its kernel does not compile for these inputs")
@@ -415,6 +417,8 @@ def _whole_graph(
                     results = fn(*args, *const_values)
             else:
                 results = graph_fn(*args, *const_values)
+        except SystemError as exc:
+            raise _interrupted(exc) from None
         except numba_error:
             # a kernel that does not type for these inputs: run node by node
             failed.append(True)
@@ -430,6 +434,14 @@ def _numba_errors() -> tuple[type[BaseException], ...]:
     from numba.core.errors import NumbaError
 
     return (NumbaError,)
+
+
+def _interrupted(exc: SystemError) -> BaseException:
+    """A Ctrl-C that landed in a Python helper a kernel called (Numba unpickles
+    an exception's arguments with one) reaches us as ``SystemError: ... returned
+    a result with an exception set``; the user gets the ``KeyboardInterrupt``."""
+    cause = exc.__cause__ or exc.__context__
+    return cause if isinstance(cause, KeyboardInterrupt) else exc
 
 
 def _node_by_node(
@@ -469,6 +481,8 @@ def _node_by_node(
                             results = fn(*in_values)
                     else:
                         results = kernel.fn(*in_values)
+                except SystemError as exc:
+                    raise _interrupted(exc) from None
                 except numba_error as exc:
                     _warn_fallback(node, f"its kernel does not compile: {type(exc).__name__}")
                     step[1] = None
