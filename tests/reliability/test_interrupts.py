@@ -13,9 +13,12 @@ from __future__ import annotations
 import faulthandler
 import io
 import signal
+import subprocess
+import sys
 import threading
 import time
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -215,6 +218,26 @@ def test_blocked_progress_output_does_not_block_compiles() -> None:
 @pytest.mark.skipif(not hasattr(signal, "setitimer"), reason="needs POSIX timers")
 @pytest.mark.filterwarnings("ignore::pytest.PytestUnraisableExceptionWarning")
 def test_interrupts_in_progress_watch_leave_other_threads_running() -> None:
+    """Ctrl-C at random points of one thread's compile_progress, 100 times,
+    while a second thread compiles (see _progress_watch_under_interrupts). It
+    runs in a fresh interpreter: SIGALRM is also pytest-timeout's signal, and
+    the watcher thread must be this test's alone."""
+    root = Path(__file__).resolve().parents[2]
+    code = (
+        "from tests.reliability import test_interrupts as t; t._progress_watch_under_interrupts()"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code],
+        cwd=root,
+        capture_output=True,
+        text=True,
+        timeout=2 * TIMEOUT,
+        check=False,
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+
+
+def _progress_watch_under_interrupts() -> None:
     """Ctrl-C at random points of one thread's compile_progress (its add, stage
     and finish calls included), 100 times; a second thread compiling all along
     keeps going, and goes on after the last interrupt."""
