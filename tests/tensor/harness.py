@@ -227,18 +227,27 @@ def flush_subnormals(values: Sequence[Any]) -> list[Any]:
     return out
 
 
-def _defined_uint32_casts(values: Sequence[Any]) -> list[Any]:
-    """``values`` with floats outside [-2**31, 2**32) (NaN and inf included)
-    replaced by 0, for casts to uint32 on the jax backend: C leaves those casts
-    undefined and numpy's answer depends on the array's size and layout
-    (contiguous runs of 4+ take a SIMD loop giving 0 or 2**31; shorter or strided
-    arrays wrap through int64), which one XLA program cannot follow."""
+#: the float range whose casts to each unsigned dtype C defines the same way
+#: on every path numpy takes (outside it, numpy's answer depends on the loop)
+_DEFINED_UNSIGNED = {"uint32": (-(2.0**31), 2.0**32), "uint64": (-(2.0**63), 2.0**64)}
+
+
+def defined_unsigned_casts(values: Sequence[Any], dtype: str) -> list[Any]:
+    """``values`` with floats outside the range that casts to the unsigned
+    ``dtype`` portably (NaN and inf included) replaced by 0, for compiled
+    backends: C leaves those casts undefined and numpy's answer depends on the
+    array's size and layout (contiguous runs of 4+ take a SIMD loop giving 0 or
+    2**31 for uint32; shorter or strided arrays wrap through int64), which one
+    compiled loop cannot follow."""
+    if dtype not in _DEFINED_UNSIGNED:
+        return list(values)
+    lo, hi = _DEFINED_UNSIGNED[dtype]
     out = []
     for v in values:
         a = np.asarray(v)
         if a.dtype.kind in "fc":
             re = a.real
-            bad = ~((re >= -(2.0**31)) & (re < 2.0**32))
+            bad = ~((re >= lo) & (re < hi))
             a = np.where(bad, np.zeros_like(a), a)
         out.append(a if isinstance(v, np.ndarray) else v)
     return out
@@ -249,8 +258,8 @@ def check_case(case: OpCase, values: Sequence[np.ndarray]) -> None:
     exception type when numpy raises) and ``infer_shape`` for one input tuple."""
     if BACKEND == "jax":
         values = flush_subnormals(values)
-        if case.name == "cast-uint32":
-            values = _defined_uint32_casts(values)
+    if BACKEND != "python" and case.name.startswith("cast-uint"):
+        values = defined_unsigned_casts(values, case.name.removeprefix("cast-"))
     expected, exc_type = numpy_result(case.reference, *values)
     variables = [variable_for(v, case.static_shape, f"x{i}") for i, v in enumerate(values)]
     if exc_type is not None:

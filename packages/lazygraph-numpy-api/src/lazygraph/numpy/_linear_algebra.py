@@ -37,6 +37,7 @@ __all__ = [
 ]
 
 _NO_VALUE: Any = object()
+_NUMPY_VERSION = tuple(int(p) for p in np.__version__.split(".")[:2])
 
 
 def matmul(x1: ArrayLike, x2: ArrayLike, /, out: None = None, **kwargs: Any) -> Array:
@@ -210,7 +211,8 @@ def cross(
     """The cross product of 3-vectors along ``axisa``/``axisb`` (``axis`` sets all
     three), broadcasting over the other axes (``numpy.cross``). 2-vectors are
     deprecated in numpy 2 and work as there: their z component is 0, and two
-    2-vectors give the z component alone.
+    2-vectors give the z component alone (numpy 2.5 removed them: a
+    ``ValueError`` there, as here).
 
     >>> cross([1, 0, 0], [0, 1, 0]).compute()
     array([0, 0, 1])
@@ -224,6 +226,11 @@ def cross(
     x = lt.moveaxis(x, normalize_axis(axisa, x.ndim, "cross"), -1)
     y = lt.moveaxis(y, normalize_axis(axisb, y.ndim, "cross"), -1)
     nx, ny = x.type.shape[-1], y.type.shape[-1]
+    if _NUMPY_VERSION >= (2, 5) and 2 in (nx, ny):  # 2-vectors were removed
+        raise ValueError(
+            "cross: both input arrays must be (arrays of) 3-dimensional vectors, but they "
+            f"are {nx} and {ny} dimensional instead"
+        )
     if nx not in (2, 3) or ny not in (2, 3):
         raise ValueError("incompatible dimensions for cross product\n(dimension must be 2 or 3)")
     if nx == 2 or ny == 2:

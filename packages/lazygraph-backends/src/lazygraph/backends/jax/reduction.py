@@ -83,7 +83,13 @@ def reduce_function(op: Reduce, out_dtype: str) -> Fn:
             if op.dtype is not None and x.dtype.kind != "c":
                 x = x.astype(op.dtype)
             x = _float_of(x, out_dtype)
-            return fn(x, axis=axis, ddof=op.correction, keepdims=keepdims)
+            count = int(np.prod([x.shape[a] for a in axis], dtype=np.int64))
+            if count - op.correction > 0:
+                return fn(x, axis=axis, ddof=op.correction, keepdims=keepdims)
+            # numpy divides by max(count - correction, 0): inf, or NaN where the
+            # sum of squares is 0 (jax divides by the negative count instead)
+            var = jnp.var(x, axis=axis, keepdims=keepdims) * count / 0.0
+            return var if kind == "var" else jnp.sqrt(var)
     elif kind == "logsumexp":
 
         def run(x: Any) -> Any:

@@ -20,6 +20,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
+import jax
 import jax.numpy as jnp
 import numpy as np
 
@@ -68,6 +69,24 @@ def _wider(y: Any, x: Any) -> bool:
     if x.dtype == jnp.bool_ or y.dtype == x.dtype:
         return False
     return bool(np.result_type(x.dtype, y.dtype) != x.dtype)
+
+
+def _set_last_wins(x: Any, idx: Any, y: Any, sequential: bool | None = None) -> Any:
+    """``x`` with ``x[idx] = y`` where a repeated index keeps the last value it is
+    given, as numpy's does. XLA's scatter leaves the winner among duplicates
+    unspecified (on the GPU it varies); a scatter-max of each update's position
+    picks the last one deterministically, then a gather reads its value. The
+    CPU's sequential scatter already keeps the last value: ``sequential``
+    (default: whether jax's default backend is the CPU) skips the extra work."""
+    y = jnp.broadcast_to(y, np.shape(x[idx]))
+    if sequential is None:
+        sequential = jax.default_backend() == "cpu"
+    if sequential or y.size == 0:
+        return x.at[idx].set(y)
+    ids = jnp.arange(y.size, dtype=jnp.int64 if y.size >= 2**31 else jnp.int32)
+    winner = jnp.full(x.shape, -1, ids.dtype).at[idx].max(ids.reshape(y.shape))
+    values = jnp.take(jnp.ravel(y), jnp.maximum(winner, 0))
+    return jnp.where(winner >= 0, values, x)
 
 
 @register(Subtensor, static=lambda node: _index_positions(node, 1))
@@ -188,23 +207,25 @@ def _advanced_inc_subtensor(op: AdvancedIncSubtensor, node: Apply, ctx: Context)
         _shape_check(x, idx)
         x, y = jnp.asarray(x), jnp.asarray(y)
         if op.set_instead_of_inc:
-            return [x.at[idx].set(_fit(_cast(y, x.dtype.name), np.shape(x[idx])))]
+            return [_set_last_wins(x, idx, _fit(_cast(y, x.dtype.name), np.shape(x[idx])))]
         if _wider(y, x):  # numpy adds in the wider type, then casts back
             common = np.result_type(x.dtype, y.dtype)
             y = _fit(y, np.shape(x[idx])).astype(common)
             if not op.accumulate:
                 total = x[idx].astype(common) + y
-                return [x.at[idx].set(_cast(total, x.dtype.name))]
+                return [_set_last_wins(x, idx, _cast(total, x.dtype.name))]
             touched = jnp.zeros(x.shape, bool).at[idx].set(True)
             total = x.astype(common).at[idx].add(y)
             return [jnp.where(touched, _cast(total, x.dtype.name), x)]
         y = _fit(_cast(y, x.dtype.name), np.shape(x[idx]))
         if x.dtype == jnp.bool_:  # numpy's bool addition is logical or
-            return [x.at[idx].max(y)]
+            if op.accumulate:
+                return [x.at[idx].max(y)]
+            return [_set_last_wins(x, idx, x[idx] | y)]
         if op.accumulate:
             return [x.at[idx].add(y)]
         # numpy's x[idx] += y reads then writes: a repeated index counts once
-        return [x.at[idx].set(x[idx] + y)]
+        return [_set_last_wins(x, idx, x[idx] + y)]
 
     return run
 

@@ -206,7 +206,7 @@ def _funcify_advanced_subtensor(op: AdvancedSubtensor, node: Apply) -> str:
     flat = _tuple([size for size, _ in plan.flat])
     lines.append(f"    out = np.empty({flat}, {np_dtype(dtype)})")
     lines += plan.loops([f"out[{plan.out_index()}] = {_x_at(plan, 'x')}"])
-    lines.append(f"    return (out.reshape({_tuple(plan.final)}),)")
+    lines.append(f"    return (reshaped(out, {_tuple(plan.final)}),)")
     return "\n".join(lines) + "\n"
 
 
@@ -236,7 +236,8 @@ def _value_lines(y: Any, target: list[str], flat: list[str], what: str) -> tuple
         '            "shape mismatch: value array could not be broadcast to indexing result "',
         f'            "({what})"',
         "        )",
-        f"    yb = np.ascontiguousarray(np.broadcast_to({name}, tshape)).reshape({_tuple(flat)})",
+        f"    yb = broadcast_to_shape({name}, tshape)",
+        f"    yb = np.ascontiguousarray(yb).reshape({_tuple(flat)})",
     ]
     return lines, "yb[oi]"
 
@@ -318,7 +319,7 @@ def _funcify_take(op: Take, node: Apply) -> str:
             "        for j in range(w.size):",
             "            for k in range(q):",
             "                out[i, j, k] = x3[i, w[j], k]",
-            f"    return (out.reshape({_tuple(final)}),)",
+            f"    return (reshaped(out, {_tuple(final)}),)",
         ]
     )
 
@@ -401,7 +402,7 @@ def _funcify_inc_along_axis(op: IncAlongAxis, node: Apply) -> str:
             lines += [
                 "    if not can_broadcast(y.shape, ind.shape):",
                 f'        raise ValueError("array is not broadcastable to correct shape ({op})")',
-                "    yb = np.broadcast_to(y, ind.shape)",
+                "    yb = broadcast_to_shape(y, ind.shape)",
             ]
             yval = "yb[i0]"
         else:
@@ -418,7 +419,7 @@ def _funcify_inc_along_axis(op: IncAlongAxis, node: Apply) -> str:
         lines += [
             f"    if not can_broadcast(y.shape, {_tuple(sizes)}):",
             f'        raise ValueError("array is not broadcastable to correct shape ({op})")',
-            f"    yb = np.broadcast_to(y, {_tuple(sizes)})",
+            f"    yb = broadcast_to_shape(y, {_tuple(sizes)})",
         ]
         yval = f"yb[{_tuple([f'i{d}' for d in range(ndim)])}]"
     else:

@@ -69,8 +69,8 @@ def _funcify_matmul(op: MatMul, node: Apply) -> str:
         "",
         JIT,
         "def kernel(a, b):",
-        f"    a1 = np.ascontiguousarray(a).astype({np_dt})",
-        f"    b1 = np.ascontiguousarray(b).astype({np_dt})",
+        f"    a1 = {_contiguous_as('a', a.type.dtype, out)}",  # type: ignore[attr-defined]
+        f"    b1 = {_contiguous_as('b', b.type.dtype, out)}",  # type: ignore[attr-defined]
         f"    a2 = {a2}",
         f"    b2 = {b2}",
         f"    bad = a2.shape[{ra - 1}] != b2.shape[{rb - 2}]",
@@ -114,6 +114,14 @@ def _funcify_matmul(op: MatMul, node: Apply) -> str:
     else:
         lines.append("    return (out,)")
     return "\n".join(lines) + "\n"
+
+
+def _contiguous_as(name: str, dtype: str, out: str) -> str:
+    """``name`` as a C-contiguous array of ``out``'s dtype: ``astype`` copies even
+    when the dtype is already right, so it is only written when it is not."""
+    if dtype == out:
+        return f"np.ascontiguousarray({name})"
+    return f"np.ascontiguousarray({name}).astype({_np_dtype(out)})"
 
 
 def _np_dtype(dtype: str) -> str:

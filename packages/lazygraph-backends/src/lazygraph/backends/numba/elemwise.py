@@ -26,6 +26,7 @@ True
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from lazygraph.backends.numba.dispatch import (
@@ -95,17 +96,73 @@ def broadcast_prologue(node: Apply, ndim: int, name: str) -> list[str]:
     return lines
 
 
-def operand_reads(in_ndims: list[int], ndim: int) -> list[str]:
-    """The expression reading each input at loop indices ``i0, i1, ...``."""
+def static_ones(node: Apply) -> list[tuple[int, ...]]:
+    """For each input of ``node``, the axes its type fixes at size 1 (read at
+    index 0, whatever the loop index)."""
+    return [
+        tuple(k for k, s in enumerate(v.type.shape) if s == 1)  # type: ignore[attr-defined]
+        for v in node.inputs
+    ]
+
+
+def operand_reads(
+    in_ndims: list[int],
+    ndim: int,
+    unbroadcast: bool = False,
+    ones: Sequence[tuple[int, ...]] = (),
+) -> list[str]:
+    """The expression reading each input at loop indices ``i0, i1, ...``: index
+    0 on the axes ``ones`` gives (see :func:`static_ones`); on the others,
+    the loop index, multiplied by the input's ``t`` flag (0 on a size-1 axis)
+    unless ``unbroadcast`` says the input has the output's sizes."""
     args = []
     for i, nd in enumerate(in_ndims):
         if nd == 0:
             args.append(f"s{i}")
             continue
         lead = ndim - nd
-        idx = ", ".join(f"i{kk + lead} * t{i}_{kk}" for kk in range(nd))
+        fixed = ones[i] if ones else ()
+        idx = ", ".join(
+            "0" if kk in fixed else f"i{kk + lead}" if unbroadcast else f"i{kk + lead} * t{i}_{kk}"
+            for kk in range(nd)
+        )
         args.append(f"x{i}[{idx}]")
     return args
+
+
+def versioned(
+    in_ndims: list[int],
+    ndim: int,
+    nest: Callable[[list[str]], list[str]],
+    ones: Sequence[tuple[int, ...]] = (),
+) -> list[str]:
+    """The loop nest ``nest(reads)`` twice: with plain reads when every input has
+    the output's sizes (on the axes its type does not fix at 1: the common
+    case), else with the broadcasting reads. A ``prange`` loop needs this to
+    vectorize: Numba's parallel loops keep the ``i * t`` index multiplications
+    that LLVM folds away in serial loops (measured: 12.2 ms against 6.5 ms for
+    ``a + a**10`` on 10M float64)."""
+    same = [
+        f"x{i}.shape[{kk}] == d{kk + ndim - nd}"
+        for i, nd in enumerate(in_ndims)
+        for kk in range(nd)
+        if not (ones and kk in ones[i])
+    ]
+    general = nest(operand_reads(in_ndims, ndim, ones=ones))
+    if not same:
+        return general
+    plain = nest(operand_reads(in_ndims, ndim, unbroadcast=True, ones=ones))
+    # The test goes through a flag: Numba's array analysis takes a shape
+    # comparison in an ``if`` as an equivalence of sizes, and with the
+    # broadcast sizes all starting at 1 it then confused d0 with d1 (rows read
+    # with the wrong stride; numba 0.68).
+    return [
+        f"    plain = {' and '.join(same)}",
+        "    if plain:",
+        *[f"    {line}" for line in plain],
+        "    else:",
+        *[f"    {line}" for line in general],
+    ]
 
 
 def elemwise_source(node: Apply, parallel: bool = False) -> str:
@@ -127,16 +184,25 @@ def elemwise_source(node: Apply, parallel: bool = False) -> str:
         else:
             lines.append(f"    o{j} = hugepage_hint(np.empty({shape}, {_np_dtype(dtype)}))")
     outs_tuple = "(" + "".join(f"o{j}, " for j in range(len(out_dtypes))) + ")"
-    indent = "    "
-    for k in range(ndim):
-        loop = "prange" if parallel and k == 0 else "range"
-        lines.append(f"{indent}for i{k} in {loop}(d{k}):")
-        indent += "    "
-    args = operand_reads(in_ndims, ndim)
-    body, results = _scalar_body(op, node, args)
     out_idx = ", ".join(f"i{k}" for k in range(ndim)) if ndim else "()"
-    lines += [f"{indent}{b}" for b in body]
-    lines += [f"{indent}o{j}[{out_idx}] = {r}" for j, r in enumerate(results)]
+
+    def nest(args: list[str]) -> list[str]:
+        loops, indent = [], "    "
+        for k in range(ndim):
+            loop = "prange" if parallel and k == 0 else "range"
+            loops.append(f"{indent}for i{k} in {loop}(d{k}):")
+            indent += "    "
+        body, results = _scalar_body(op, node, args)
+        loops += [f"{indent}{b}" for b in body]
+        loops += [f"{indent}o{j}[{out_idx}] = {r}" for j, r in enumerate(results)]
+        return loops
+
+    # serial loops compile once (LLVM versions them itself): compile time matters
+    ones = static_ones(node)
+    if parallel:
+        lines += versioned(in_ndims, ndim, nest, ones)
+    else:
+        lines += nest(operand_reads(in_ndims, ndim, ones=ones))
     lines.append(f"    return {outs_tuple}")
     return "\n".join(lines) + "\n"
 

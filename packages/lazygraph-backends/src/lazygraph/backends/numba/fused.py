@@ -20,7 +20,13 @@ from lazygraph.backends.numba.dispatch import (
     numba_funcify,
     numba_funcify_parallel,
 )
-from lazygraph.backends.numba.elemwise import broadcast_prologue, operand_reads, scalar_body
+from lazygraph.backends.numba.elemwise import (
+    broadcast_prologue,
+    operand_reads,
+    scalar_body,
+    static_ones,
+    versioned,
+)
 from lazygraph.backends.numba.reduction import reduce_loops
 from lazygraph.graph.basic import Apply
 from lazygraph.tensor.fused import FusedReduce
@@ -55,10 +61,17 @@ def fused_reduce_source(op: FusedReduce, node: Apply, parallel: bool = False) ->
     xs = [f"x{i}" for i in range(len(in_dtypes))]
     jit = JIT_PARALLEL if parallel else JIT
     lines = [jit, f"def kernel({', '.join(xs)}):", *broadcast_prologue(node, ndim, str(op))]
-    body, results = scalar_body(
-        op.scalar_op, in_dtypes, [elem_dtype], operand_reads(in_ndims, ndim)
-    )
-    load = [*body, f"v = {results[0]}"]
     dims = [f"d{k}" for k in range(ndim)]
-    lines += reduce_loops(op.reduce, ndim, elem_dtype, out_dtype, dims, load, parallel)
+
+    def nest(reads: list[str]) -> list[str]:
+        body, results = scalar_body(op.scalar_op, in_dtypes, [elem_dtype], reads)
+        load = [*body, f"v = {results[0]}"]
+        return reduce_loops(op.reduce, ndim, elem_dtype, out_dtype, dims, load, parallel)
+
+    # a parallel loop vectorizes only without the broadcasting index arithmetic
+    ones = static_ones(node)
+    if parallel:
+        lines += versioned(in_ndims, ndim, nest, ones)
+    else:
+        lines += nest(operand_reads(in_ndims, ndim, ones=ones))
     return "\n".join(lines) + "\n"

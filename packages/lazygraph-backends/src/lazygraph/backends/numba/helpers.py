@@ -18,12 +18,16 @@ import sys
 
 import numpy as np
 from numba import njit, types
+from numba.extending import overload
 
 __all__ = [
+    "broadcast_to_shape",
     "cast_float_int",
     "cast_float_uint64",
     "complex_divide",
     "complex_pow",
+    "complex_reciprocal",
+    "complex_tanh",
     "float_floor_divide",
     "float_remainder",
     "hugepage_hint",
@@ -37,6 +41,8 @@ __all__ = [
     "nan_min",
     "num_fmax",
     "num_fmin",
+    "reshape_target",
+    "reshaped",
     "right_shift",
     "sigmoid",
     "signbit",
@@ -278,6 +284,48 @@ def complex_divide(a, b):  # type: ignore[no-untyped-def]
 
 
 @njit(**_OPTS)
+def complex_reciprocal(a):  # type: ignore[no-untyped-def]
+    """numpy's complex reciprocal (its own loop, not ``1 / a``): divides by the
+    larger part first, so ``1 / (0 + inf j)`` is ``0 - 0j`` where Smith's
+    division would give NaN."""
+    ar, ai = a.real, a.imag
+    if abs(ai) <= abs(ar):
+        r = ai / ar
+        d = ar + ai * r
+        return complex(1 / d, -r / d)
+    r = ar / ai
+    d = ar * r + ai
+    return complex(r / d, -1 / d)
+
+
+@njit(**_OPTS)
+def complex_tanh(a):  # type: ignore[no-untyped-def]
+    """The complex tanh with C99's special values (as the libm numpy calls):
+    ``tanh(inf + yj) = 1 + 0j`` with the sign of ``sin(2y)``, ``tanh(0 + inf j)
+    = 0 + NaN j``; Kahan's formula in between, and ``1`` plus a tiny imaginary
+    part once ``|x| >= 22``, where ``sinh`` would overflow."""
+    x, y = a.real, a.imag
+    if not math.isfinite(x):
+        if math.isnan(x):
+            return complex(x, y if y == 0 else x * y)
+        im = math.copysign(0.0, math.sin(y) * math.cos(y)) if math.isfinite(y) else 0.0
+        return complex(math.copysign(1.0, x), im)
+    if not math.isfinite(y):
+        if x == 0:
+            return complex(x, y - y)
+        return complex(y - y, y - y)
+    if abs(x) >= 22:
+        e = math.exp(-abs(x))
+        return complex(math.copysign(1.0, x), 4 * math.sin(y) * math.cos(y) * e * e)
+    t = math.tan(y)
+    beta = 1 + t * t
+    s = math.sinh(x)
+    rho = math.sqrt(1 + s * s)
+    denom = 1 + beta * s * s
+    return complex(beta * rho * s / denom, t / denom)
+
+
+@njit(**_OPTS)
 def _complex_mul(a, b):  # type: ignore[no-untyped-def]
     return complex(a.real * b.real - a.imag * b.imag, a.real * b.imag + a.imag * b.real)
 
@@ -317,3 +365,71 @@ def complex_pow(a, b):  # type: ignore[no-untyped-def]
             return complex_divide(complex(1.0, 0.0), acc)
         return acc
     return np.exp(b * np.log(a))
+
+
+def reshaped(a, shape):  # type: ignore[no-untyped-def]
+    """``a.reshape(shape)``, also for ``shape == ()``, which Numba's own reshape
+    does not compile (it packs an empty shape array); call it from nopython code."""
+    return a.reshape(shape)
+
+
+@overload(reshaped)
+def _reshaped(a, shape):  # type: ignore[no-untyped-def]
+    if isinstance(shape, types.BaseTuple) and len(shape) == 0:
+
+        def zero_d(a, shape):  # type: ignore[no-untyped-def]
+            if a.size != 1:
+                raise ValueError("cannot reshape an array of size other than 1 into shape ()")
+            out = np.empty((), a.dtype)
+            out[()] = a.ravel()[0]
+            return out
+
+        return zero_d
+    return lambda a, shape: a.reshape(shape)
+
+
+def broadcast_to_shape(a, shape):  # type: ignore[no-untyped-def]
+    """``np.broadcast_to(a, shape)``, also for ``shape == ()`` (Numba's own fails
+    to compile an empty shape); call it from nopython code."""
+    return np.broadcast_to(a, shape)
+
+
+@overload(broadcast_to_shape)
+def _broadcast_to_shape(a, shape):  # type: ignore[no-untyped-def]
+    if isinstance(shape, types.BaseTuple) and len(shape) == 0:
+
+        def zero_d(a, shape):  # type: ignore[no-untyped-def]
+            if a.ndim != 0:
+                raise ValueError("array could not be broadcast to shape ()")
+            return a
+
+        return zero_d
+    return lambda a, shape: np.broadcast_to(a, shape)
+
+
+@njit(**_OPTS)
+def reshape_target(size, shp):  # type: ignore[no-untyped-def]
+    """The sizes ``reshape(shp)`` gives an array of ``size`` elements, with the
+    one negative entry resolved; numpy's ``ValueError`` when there is no such
+    shape (a negative entry beside a zero size always is one)."""
+    n = shp.shape[0]
+    out = np.empty(n, np.int64)
+    unknown = -1
+    known = 1
+    for k in range(n):
+        s = np.int64(shp[k])
+        if s < 0:
+            if unknown >= 0:
+                raise ValueError("Reshape: can only specify one unknown dimension")
+            unknown = k
+            out[k] = 1
+        else:
+            out[k] = s
+            known *= s
+    if unknown >= 0:
+        if known == 0 or size % known != 0:
+            raise ValueError("Reshape: cannot reshape array of size " + str(size) + " into shape")
+        out[unknown] = size // known
+    elif known != size:
+        raise ValueError("Reshape: cannot reshape array of size " + str(size) + " into shape")
+    return out

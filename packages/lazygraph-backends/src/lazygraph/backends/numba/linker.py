@@ -50,6 +50,7 @@ from typing import Any
 import numpy as np
 
 from lazygraph.backends.numba import cache as disk
+from lazygraph.backends.numba.blocked import Chooser, blocked_runner
 from lazygraph.backends.numba.dispatch import HEADER, JIT, Unsupported, kernel_module_source
 from lazygraph.configuration import config
 from lazygraph.graph.basic import Apply, Constant, Variable
@@ -118,7 +119,7 @@ class Kernel:
     """A node's compiled kernel: the serial dispatcher, the hash naming its
     module, and, built on first use, its multithreaded variant."""
 
-    __slots__ = ("_parallel", "fn", "key", "node", "parallel_key")
+    __slots__ = ("_parallel", "chooser", "fn", "key", "node", "parallel_key")
 
     def __init__(self, node: Apply, fn: Any, key: str) -> None:
         self.node = node
@@ -126,6 +127,21 @@ class Kernel:
         self.key = key
         self._parallel: Any = _UNBUILT
         self.parallel_key: str | None = None
+        blocked = blocked_runner(node)
+        self.chooser = Chooser(blocked) if blocked is not None else None
+
+    def run_large(self, values: Sequence[Any]) -> Sequence[Any]:
+        """The outputs for inputs of :data:`PARALLEL_MIN_SIZE` elements or more:
+        the multithreaded kernel (when threads are allowed), or, for a node numpy
+        computes faster in blocks (see :mod:`.blocked`), whichever measured faster."""
+        if self.chooser is not None:
+            return self.chooser.run(values, self._run_threaded)
+        return self._run_threaded(values)
+
+    def _run_threaded(self, values: Sequence[Any]) -> Sequence[Any]:
+        with _threads() as parallel:
+            fn = (self.parallel() if parallel else None) or self.fn
+            return fn(*values)  # type: ignore[no-any-return]
 
     def parallel(self) -> Any:
         """The multithreaded dispatcher, or None when the node has none."""
@@ -316,12 +332,7 @@ def _single_node(
         if fallback:
             return list(fallback[0](*args))
         try:
-            if _large(args):
-                with _threads() as parallel:
-                    pfn = kernel.parallel() if parallel else None
-                    results = (pfn or fn)(*args)
-            else:
-                results = fn(*args)
+            results = kernel.run_large(args) if _large(args) else fn(*args)
         except SystemError as exc:
             raise _interrupted(exc) from None
         except numba_error:
@@ -476,9 +487,7 @@ def _node_by_node(
             if kernel is not None:
                 try:
                     if _large(in_values):
-                        with _threads() as parallel:
-                            fn = (kernel.parallel() if parallel else None) or kernel.fn
-                            results = fn(*in_values)
+                        results = kernel.run_large(in_values)
                     else:
                         results = kernel.fn(*in_values)
                 except SystemError as exc:

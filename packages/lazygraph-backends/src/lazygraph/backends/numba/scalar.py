@@ -284,7 +284,7 @@ _COMPLEX_UFUNC = {
     "tan": "np.tan",
     "sinh": "np.sinh",
     "cosh": "np.cosh",
-    "tanh": "np.tanh",
+    "tanh": "complex_tanh",
     "asin": "np.arcsin",
     "acos": "np.arccos",
     "atan": "np.arctan",
@@ -341,7 +341,7 @@ def _complex_expr(
     if name in ("divide", "reciprocal", "pow"):
         # numpy's complex division and power: helpers matching its edge cases
         if name == "reciprocal":
-            return f"complex_divide({literal(1, comp)}, {a[0]})"
+            return f"complex_reciprocal({a[0]})"
         if name == "divide":
             return f"complex_divide({a[0]}, {a[1]})"
         return f"complex_{name}({a[0]}, {a[1]})"

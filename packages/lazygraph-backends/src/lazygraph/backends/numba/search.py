@@ -19,6 +19,7 @@ import numpy as np
 from numba import njit
 
 from lazygraph.backends.numba.dispatch import JIT, Unsupported, numba_funcify
+from lazygraph.backends.numba.helpers import reshaped
 from lazygraph.backends.numba.subtensor import np_dtype
 from lazygraph.graph.basic import Apply
 from lazygraph.tensor.search import Nonzero, SearchSorted
@@ -59,7 +60,7 @@ def sorted_search(a, v, sorter, use_sorter, right):  # type: ignore[no-untyped-d
             else:
                 hi = mid
         out[k] = lo
-    return out.reshape(v.shape)
+    return reshaped(out, v.shape)
 
 
 @numba_funcify.register(SearchSorted)

@@ -56,14 +56,15 @@ def _funcify_shape_i(op: Shape_i, node: Apply) -> str:
 
 @numba_funcify.register(Reshape)
 def _funcify_reshape(op: Reshape, node: Apply) -> str:
-    shape = "(" + "".join(f"shp[{k}], " for k in range(op.ndim)) + ")"
+    shape = "(" + "".join(f"t[{k}], " for k in range(op.ndim)) + ")"
     return "\n".join(
         [
             JIT,
             "def kernel(x, shp):",
+            "    t = reshape_target(x.size, shp)",
             "    if x.flags.c_contiguous:",
-            f"        return (x.reshape({shape}),)",
-            f"    return (np.ascontiguousarray(x).reshape({shape}),)",
+            f"        return (reshaped(x, {shape}),)",
+            f"    return (reshaped(np.ascontiguousarray(x), {shape}),)",
         ]
     )
 
@@ -77,7 +78,7 @@ def _funcify_alloc(op: Alloc, node: Apply) -> str:
         [
             JIT,
             f"def kernel(value, {', '.join(sizes)}):" if sizes else "def kernel(value):",
-            f"    return (np.broadcast_to(value, {shape}).copy(),)",
+            f"    return (broadcast_to_shape(value, {shape}).copy(),)",
         ]
     )
 

@@ -228,7 +228,7 @@ def _funcify_unique(op: Unique, node: Apply) -> str:
     names = {
         "values": "values",
         "indices": "first",
-        "inverse_indices": "inverse.reshape(x.shape)",
+        "inverse_indices": "reshaped(inverse, x.shape)",
         "counts": "counts",
     }
     outs = "".join(f"{names[f]}, " for f in _UNIQUE_FIELDS[op.kind])

@@ -25,6 +25,7 @@ import numpy as np
 from numba import njit
 
 from lazygraph.backends.numba.dispatch import JIT, Unsupported, numba_funcify
+from lazygraph.backends.numba.helpers import broadcast_to_shape
 from lazygraph.backends.numba.scalar import conv
 from lazygraph.graph.basic import Apply
 from lazygraph.tensor.indexing import INPUT, Slice, SliceLength, consumed_dims
@@ -69,7 +70,7 @@ def index_vector(a, bshape, n, axis):  # type: ignore[no-untyped-def]
     """The integer index array ``a`` broadcast to ``bshape``, flattened (C
     order), bounds-checked against an axis of size ``n`` and wrapped to
     ``0 <= i < n`` as int64."""
-    ab = np.broadcast_to(a, bshape)
+    ab = broadcast_to_shape(a, bshape)
     out = np.empty(ab.size, np.int64)
     for k, v in enumerate(ab.flat):
         out[k] = wrap_index(v, n, axis)
@@ -223,7 +224,7 @@ def _funcify_inc_subtensor(op: IncSubtensor, node: Apply) -> str:
             "        raise ValueError(",
             f'            "could not broadcast the value into the indexed shape ({op})"',
             "        )",
-            f"    yb = np.broadcast_to({yname}, v.shape)",
+            f"    yb = broadcast_to_shape({yname}, v.shape)",
         ]
     expr, _ = update_expr(mode, "v[idx]", new, xdt, ydt, str(op))
     if mode == "set" and xdt == ydt and yndim:

@@ -39,6 +39,7 @@ from lazygraph.tensor.scalar.basic import (
 __all__: list[str] = []
 
 _LN2 = math.log(2.0)
+_NUMPY_VERSION = tuple(int(p) for p in np.__version__.split(".")[:2])
 _LN10 = math.log(10.0)
 _TWO_OVER_SQRT_PI = 2.0 / math.sqrt(math.pi)
 
@@ -183,7 +184,9 @@ _row(
     lambda c, x, y, out, gz: (None, lt.where(c, gz, 0), lt.where(c, 0, gz)),
     numpy_name="where",
     promote=(1, 2),
-    weak="wrap",
+    # numpy before 2.5 casts an out-of-range Python int unsafely; 2.5 raises
+    # OverflowError, as every other function does (seen on numpy 2.5.2)
+    weak="wrap" if _NUMPY_VERSION < (2, 5) else "raise",
 )
 
 

@@ -1,0 +1,91 @@
+"""Where XLA on a GPU answers differently from numpy, and how the jax lowerings
+keep numpy's answer. Found by running the op table on an H100; each test here
+runs on the CPU too, forcing the GPU code path where the CPU's would hide it."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+pytest.importorskip("jax")
+
+import jax
+import jax.numpy as jnp
+
+import lazygraph
+import lazygraph.numpy as lnp
+import lazygraph.tensor as lt
+from lazygraph.backends.jax.subtensor import _set_last_wins
+from lazygraph.compile.mode import Mode
+
+JAX = Mode(backend="jax")
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    size=st.integers(1, 6),
+    index=st.lists(st.integers(-6, 5), min_size=0, max_size=12),
+    seed=st.integers(0, 2**16),
+)
+def test_repeated_indices_keep_the_last_value(size, index, seed):
+    """numpy's ``x[i] = y`` keeps the last of repeated indices; XLA's scatter
+    leaves the winner unspecified, and on the GPU it varies."""
+    idx = np.array([i % size for i in index], dtype=np.int64)
+    rng = np.random.default_rng(seed)
+    _check_last_wins(rng.standard_normal(size), idx, rng.standard_normal(idx.shape))
+
+
+def _check_last_wins(x, idx, y):
+    expected = x.copy()
+    expected[idx] = y
+    with jax.enable_x64(True):
+        got = _set_last_wins(jnp.asarray(x), (jnp.asarray(idx),), jnp.asarray(y), sequential=False)
+    np.testing.assert_array_equal(np.asarray(got), expected)
+
+
+def test_repeated_indices_in_a_matrix_keep_the_last_row():
+    _check_last_wins(np.zeros((3, 4)), np.array([2, 0, 2, 2]), np.arange(16.0).reshape(4, 4))
+
+
+def test_bool_increment_with_repeated_indices_reads_then_writes():
+    """``b[i] += v`` on bools is ``b[i] = b[i] | v`` with the last write kept,
+    not an or over all the repeats (that is ``inc_subtensor``'s accumulate)."""
+    bv, iv, vv = np.array([False, False]), np.array([0, 0]), np.array([True, False])
+    expected = bv.copy()
+    expected[iv] += vv
+    with lazygraph.config.change(backend="jax"):
+        b = lnp.asarray(bv)
+        b[iv] += vv
+        np.testing.assert_array_equal(b.compute(), expected)
+
+
+@pytest.mark.parametrize("kind", ["var", "std"])
+@pytest.mark.parametrize("correction", [2, 3, 5])
+def test_var_std_with_correction_at_least_the_count(kind, correction):
+    """numpy divides by ``max(n - correction, 0)``: inf, or NaN for constant data."""
+    x = lt.dvector("x")
+    fn = lazygraph.function([x], getattr(lt, kind)(x, correction=correction), mode=JAX)
+    for value in (np.array([0.0, 1.0]), np.array([4.0, 4.0]), np.array([])):
+        with np.errstate(all="ignore"):
+            expected = getattr(np, kind)(value, ddof=correction)
+        np.testing.assert_array_equal(fn(value), expected)
+
+
+def test_outputs_are_writable_and_never_shared():
+    """The same variable returned twice, an input returned, a constant: each a
+    writable array of its own (on a GPU the host copy jax makes is handed out
+    without another copy; on the CPU jax's buffer is copied)."""
+    x = lt.dvector("x")
+    y = x * 2.0
+    fn = lazygraph.function([x], [y, y, x, lt.as_tensor_variable(np.ones(3))], mode=JAX)
+    value = np.arange(3.0)
+    outs = fn(value)
+    assert all(o.flags.writeable for o in outs)
+    outs[0][0] = 99.0
+    outs[2][0] = 99.0
+    outs[3][0] = 99.0
+    np.testing.assert_array_equal(outs[1], [0.0, 2.0, 4.0])
+    np.testing.assert_array_equal(value, [0.0, 1.0, 2.0])
+    np.testing.assert_array_equal(fn(value)[3], np.ones(3))

@@ -1,0 +1,109 @@
+"""Edge cases the op table found on the numba backend (run with 16 workers on a
+lent machine): 0-d results of indexing and search kernels, reshape's own
+errors, complex ``tanh`` / ``reciprocal`` at infinities; each against the
+python backend (numpy)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+pytest.importorskip("numba")
+
+from tests.backends.numba.test_numba_backend import NUMBA, both
+
+import lazygraph
+import lazygraph.tensor as lt
+from lazygraph.backends.numba.helpers import complex_reciprocal, complex_tanh
+
+pytestmark = pytest.mark.backend("numba")
+
+
+def _both(inputs, output, values):
+    got, want = both(inputs, output, values)
+    return np.asarray(got), np.asarray(want)
+
+
+def test_take_of_a_0d_array_is_0d():
+    x, i = lt.tensor("float64", ()), lt.tensor("int64", ())
+    got, want = _both([x, i], lt.take(x, i), [np.array(3.5), np.array(0)])
+    assert got.shape == want.shape == ()
+    assert got == want
+
+
+def test_searchsorted_of_a_0d_key_is_0d():
+    a, v = lt.dvector("a"), lt.tensor("float64", ())
+    got, want = _both([a, v], lt.searchsorted(a, v), [np.array([1.0, 2.0, 3.0]), np.array(2.5)])
+    assert got.shape == want.shape == ()
+    assert got == want
+
+
+@pytest.mark.parametrize(
+    "shape, target",
+    [((0,), [-1, 0]), ((0, 0), [0, -1]), ((6,), [4]), ((6,), [-1, 4]), ((6,), [-1, -1])],
+)
+def test_reshape_errors_are_numpy_errors(shape, target):
+    """A size that does not divide, and a -1 beside a zero size (ambiguous),
+    raise ValueError as numpy does, with the shape known only at run time."""
+    x = lt.tensor("float64", (None,) * len(shape))
+    s = lt.tensor("int64", (len(target),), name="s")
+    fn = lazygraph.function([x, s], lt.reshape(x, s), mode=NUMBA)
+    with pytest.raises(ValueError):
+        np.reshape(np.zeros(shape), target)
+    with pytest.raises(ValueError, match=r"reshape|unknown dimension"):
+        fn(np.zeros(shape), np.array(target))
+
+
+@pytest.mark.parametrize("shape, target", [((2, 3), [3, -1]), ((0, 3), [-1, 3]), ((1,), [])])
+def test_reshape_with_run_time_shapes(shape, target):
+    x = lt.tensor("float64", (None,) * len(shape))
+    s = lt.tensor("int64", (len(target),), name="s")
+    value = np.arange(float(np.prod(shape))).reshape(shape)
+    target = np.array(target, dtype=np.int64)
+    got, want = _both([x, s], lt.reshape(x, s), [value, target])
+    np.testing.assert_array_equal(got, want)
+    assert got.shape == want.shape
+
+
+SPECIAL = [
+    complex(0, 0),
+    complex(0, np.inf),
+    complex(np.inf, 0),
+    complex(-np.inf, 2),
+    complex(np.inf, np.inf),
+    complex(np.nan, 0),
+    complex(np.nan, 1),
+    complex(1, np.nan),
+    complex(np.inf, np.nan),
+    complex(30, 1),
+    complex(-25, -3),
+    complex(0.5, -0.3),
+    complex(-0.0, np.inf),
+    complex(1e-300, 1e300),
+]
+
+
+@pytest.mark.parametrize("z", SPECIAL, ids=str)
+def test_complex_tanh_and_reciprocal_special_values(z):
+    with np.errstate(all="ignore"):
+        for ours, theirs in ((complex_tanh, np.tanh), (complex_reciprocal, np.reciprocal)):
+            got, want = complex(ours(z)), complex(theirs(np.complex128(z)))
+            np.testing.assert_allclose(
+                [got.real, got.imag], [want.real, want.imag], rtol=1e-13, equal_nan=True
+            )
+            # zeros keep numpy's sign
+            for g, w in ((got.real, want.real), (got.imag, want.imag)):
+                if w == 0:
+                    assert np.signbit(g) == np.signbit(w), (ours.__name__, z, got, want)
+
+
+@pytest.mark.parametrize("dtype", ["complex64", "complex128"])
+def test_complex_tanh_and_reciprocal_kernels(dtype):
+    z = lt.tensor(dtype, (None,), name="z")
+    with np.errstate(over="ignore"):  # 1e300 is inf in complex64
+        value = np.array(SPECIAL, dtype=dtype)
+    for fn in (lt.tanh, lt.reciprocal):
+        with np.errstate(all="ignore"):
+            got, want = _both([z], fn(z), [value])
+        rtol = 1e-5 if dtype == "complex64" else 1e-12
+        np.testing.assert_allclose(got, want, rtol=rtol, equal_nan=True)
