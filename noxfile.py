@@ -75,6 +75,7 @@ BACKEND_SUITES: dict[str, tuple[str, ...]] = {
     "jax": (
         "tests/backends/jax",
         "packages/lazygraph-backends/src/lazygraph/backends/jax",
+        "tests/reliability",
         "tests/numpy_api/test_programs.py",
     ),
 }

@@ -147,3 +147,28 @@ def test_parallel_loops_with_and_without_broadcasting(monkeypatch, other_shape, 
         got = lazygraph.function([x, y], outs, mode=NUMBA)(a, b)
     for g, w in zip(got, want, strict=True):  # sums: numpy adds pairwise
         np.testing.assert_allclose(g, w, rtol=1e-12, atol=1e-12)
+
+
+def test_a_graph_with_a_blocked_node_stays_a_kernel_loop(monkeypatch):
+    """A graph function is Numba code and cannot call numpy: once a node has
+    chosen its blocked evaluation, the graph is never promoted (and medium
+    inputs, below the threads' threshold, already take part in the choice)."""
+    monkeypatch.setattr(linker, "BLOCKED_MIN_SIZE", 64)
+    monkeypatch.setattr(linker, "PROMOTE_GAIN", 0.0)  # promotion would always pay
+    monkeypatch.setattr(Chooser, "run", _always_blocked)
+    x = lt.dmatrix("x")
+    out = [lt.tanh(x) * 2.0 + 1.0, lt.sum(x, axis=1)]
+    value = np.random.default_rng(1).standard_normal((40, 30))
+    want = lazygraph.function([x], out, mode=PYTHON)(value)
+    before = linker.compile_stats.graph_functions
+    with config.change(numba_graph_after=2):
+        fn = lazygraph.function([x], out, mode=NUMBA)
+        for _ in range(6):
+            for got, expected in zip(fn(value), want, strict=True):
+                np.testing.assert_allclose(got, expected, rtol=1e-12)
+    assert linker.compile_stats.graph_functions == before
+
+
+def _always_blocked(self, values, kernel):
+    self.choice = "blocked"
+    return self.blocked(values)

@@ -126,11 +126,21 @@ def _classify(fgraph: FunctionGraph) -> tuple[list[_Step], set[Variable]]:
     return steps, static
 
 
+#: the most nodes one jitted segment holds: XLA's compile time and memory grow
+#: faster than linearly with a program's size (one program of a 200,000-node
+#: chain took more than the machine's 24 GB), so longer graphs are compiled as
+#: several programs that hand values to each other
+MAX_SEGMENT_NODES = 2_000
+
+
 def _stages(steps: list[_Step]) -> tuple[list[list[_Step]], list[list[_Step]]]:
     """Jitted segments and, after each, the host steps that run between it and
-    the next: as few segments as the host nodes allow."""
+    the next: as few segments as the host nodes and :data:`MAX_SEGMENT_NODES`
+    allow."""
     produced_by: dict[Variable, tuple[str, int]] = {}
     seg_of: list[int] = []
+    sizes: dict[int, int] = {}
+    top = 0
     for step in steps:
         stage = 0
         for v in step.node.inputs:
@@ -139,6 +149,11 @@ def _stages(steps: list[_Step]) -> tuple[list[list[_Step]], list[list[_Step]]]:
                 stage = max(stage, s + 1 if kind == "host" else s)
             else:
                 stage = max(stage, s)
+        if step.fn is not None:
+            if sizes.get(stage, 0) >= MAX_SEGMENT_NODES:  # full: the last stage, or a new one
+                stage = top if sizes.get(top, 0) < MAX_SEGMENT_NODES else top + 1
+            sizes[stage] = sizes.get(stage, 0) + 1
+        top = max(top, stage)
         seg_of.append(stage)
         kind = "jit" if step.fn is not None else "host"
         for o in step.node.outputs:

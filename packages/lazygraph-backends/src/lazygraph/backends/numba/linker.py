@@ -41,6 +41,7 @@ from __future__ import annotations
 
 import contextlib
 import copy
+import os
 import threading
 import time
 import warnings
@@ -130,13 +131,24 @@ class Kernel:
         blocked = blocked_runner(node)
         self.chooser = Chooser(blocked) if blocked is not None else None
 
-    def run_large(self, values: Sequence[Any]) -> Sequence[Any]:
-        """The outputs for inputs of :data:`PARALLEL_MIN_SIZE` elements or more:
-        the multithreaded kernel (when threads are allowed), or, for a node numpy
-        computes faster in blocks (see :mod:`.blocked`), whichever measured faster."""
-        if self.chooser is not None:
-            return self.chooser.run(values, self._run_threaded)
-        return self._run_threaded(values)
+    def run(self, values: Sequence[Any]) -> Sequence[Any]:
+        """The node's outputs: the serial kernel for small inputs; from
+        :data:`PARALLEL_MIN_SIZE` elements the multithreaded kernel (when threads
+        are allowed); and from :data:`BLOCKED_MIN_SIZE` elements, for a node numpy
+        computes in blocks (see :mod:`.blocked`), whichever of that and the
+        kernel measured faster."""
+        size = _size(values)
+        blocked = self.chooser is not None and size >= BLOCKED_MIN_SIZE
+        if size >= PARALLEL_MIN_SIZE:
+            kernel = self._run_threaded
+        elif blocked:
+            kernel = self._run_serial
+        else:
+            return self.fn(*values)  # type: ignore[no-any-return]
+        return self.chooser.run(values, kernel) if blocked else kernel(values)  # type: ignore[union-attr]
+
+    def _run_serial(self, values: Sequence[Any]) -> Sequence[Any]:
+        return self.fn(*values)  # type: ignore[no-any-return]
 
     def _run_threaded(self, values: Sequence[Any]) -> Sequence[Any]:
         with _threads() as parallel:
@@ -181,6 +193,19 @@ def _constant_value(c: Constant) -> np.ndarray:
 
 # -- threads ------------------------------------------------------------------
 
+# GNU OpenMP (Numba's "omp" threading layer) keeps idle workers spinning for
+# 300,000 iterations after a parallel loop. When every core is in use, that
+# spinning takes the cores OpenBLAS's threads need for the next matrix product:
+# the benchmark's MLP step (2 cores, 2 BLAS threads) took 8.0 ms with it and
+# 2.2 ms with a spin of 1,000. Read when libgomp loads (at the first
+# multithreaded kernel); a value the user set wins.
+os.environ.setdefault("GOMP_SPINCOUNT", "1000")
+
+#: inputs of at least this many elements may run a node's blocked numpy
+#: evaluation (see :mod:`.blocked`), when calls measure it faster than the kernel
+#: (a 1000x64 float64 ``tanh``: 0.1 ms in numpy, 0.5 ms in the kernel)
+BLOCKED_MIN_SIZE = 1 << 14
+
 #: inputs of at least this many elements run a node's multithreaded kernel
 #: (when it has one and more than one thread is allowed); below it, starting
 #: the threads costs more than they save
@@ -203,6 +228,17 @@ def thread_count() -> int:
         if wanted > 0
         else numba.config.NUMBA_NUM_THREADS
     )
+
+
+def _size(values: Sequence[Any]) -> int:
+    """The largest number of elements among ``values``."""
+    # a plain loop: this runs on every call
+    largest = 0
+    for v in values:
+        n = getattr(v, "size", 0)
+        if n > largest:
+            largest = n
+    return largest
 
 
 def _large(values: Sequence[Any]) -> bool:
@@ -301,6 +337,8 @@ class _Tiered:
         if fgraph is None:
             return
         timed = self._calls - 2
+        if any(k.chooser is not None and k.chooser.choice == "blocked" for k in self._kernels):
+            return  # a graph function cannot call numpy: the loop keeps the blocked nodes
         if config.numba_graph_after > 0 and timed > 0:
             saving = len(self._nodes) * LOOP_COST_PER_NODE
             if saving < PROMOTE_GAIN * self._elapsed / timed:
@@ -325,6 +363,7 @@ def _single_node(
     if list(fgraph.outputs) != list(node.outputs) or list(node.inputs) != list(fgraph.inputs):
         return runner
     fn = kernel.fn
+    blocked = kernel.chooser is not None
     numba_error = _numba_errors()
     fallback: list[Callable[..., Sequence[Any]]] = []
 
@@ -332,7 +371,8 @@ def _single_node(
         if fallback:
             return list(fallback[0](*args))
         try:
-            results = kernel.run_large(args) if _large(args) else fn(*args)
+            # the per-call fast path: a node without a blocked form and small inputs
+            results = kernel.run(args) if blocked or _large(args) else fn(*args)
         except SystemError as exc:
             raise _interrupted(exc) from None
         except numba_error:
@@ -486,10 +526,7 @@ def _node_by_node(
             in_values = [values[i] for i in ins]
             if kernel is not None:
                 try:
-                    if _large(in_values):
-                        results = kernel.run_large(in_values)
-                    else:
-                        results = kernel.fn(*in_values)
+                    results = kernel.run(in_values)
                 except SystemError as exc:
                     raise _interrupted(exc) from None
                 except numba_error as exc:
