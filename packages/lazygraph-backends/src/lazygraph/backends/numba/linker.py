@@ -526,7 +526,11 @@ def _node_by_node(
             in_values = [values[i] for i in ins]
             if kernel is not None:
                 try:
-                    results = kernel.run(in_values)
+                    # the common case inline: no blocked form, small inputs
+                    if kernel.chooser is None and not _large(in_values):
+                        results = kernel.fn(*in_values)
+                    else:
+                        results = kernel.run(in_values)
                 except SystemError as exc:
                     raise _interrupted(exc) from None
                 except numba_error as exc:
