@@ -129,6 +129,9 @@ def worker_env(python: str, threads: int, cache: str) -> dict[str, str]:
         env["XLA_FLAGS"] = "--xla_cpu_multi_thread_eigen=false intra_op_parallelism_threads=1"
     env["LAZYGRAPH_CACHE_DIR"] = os.path.join(cache, "lazygraph")
     env["LAZYGRAPH_PROGRESS"] = "0"
+    # steady-state and compile-time cells measure compiled code: kernels compile
+    # at their first call; the first-call table measures background compilation too
+    env["LAZYGRAPH_NUMBA_BACKGROUND_COMPILE"] = "0"
     env["NUMBA_CACHE_DIR"] = os.path.join(cache, "numba")
     env["BENCH_JAX_CACHE_DIR"] = os.path.join(cache, "jax")
     flags = [f"base_compiledir={os.path.join(cache, 'pytensor')}"]
@@ -167,7 +170,7 @@ def worker_main(argv: list[str], quick: bool, seconds: float) -> None:
     if kind == "steady":
         result = run_steady(engine, scale, seconds)
     elif kind == "first":
-        result = run_first_call(engine)
+        result = run_first_call(engine, background="background" in argv[2:])
     elif kind == "chain":
         result = run_chain(engine, int(argv[2]))
     elif kind == "triad":
@@ -288,20 +291,29 @@ def timed(value: Any, key: str) -> tuple[str, float | None]:
 
 
 def first_call_table(first: dict[str, dict[str, Any]]) -> list[str]:
+    """Rows: empty caches (lazygraph's default: kernels compile in the background,
+    the first call runs numpy's perform), empty caches compiling at the first call
+    (the other engines always do), and a warm disk cache."""
     engines = [e for e in COLUMNS if e in COMPILED]
     header = ["MLP step, fresh process", *(f"first call, {COLUMNS[e]}" for e in engines), "goal"]
     cold = {e: timed(first[e]["cold"], "first_call") for e in engines}
     warm = {e: timed(first[e]["warm"], "first_call") for e in engines}
-    lg_cold, lg_warm = cold["lazygraph"][1], warm["lazygraph"][1]
-    goal_cold = verdict(None if lg_cold is None else lg_cold <= 1.0, "≤ 1 s")
+    default = {e: timed(first[e].get("background", "n/a"), "first_call") for e in engines}
+    default = {e: default[e] if e == "lazygraph" else cold[e] for e in engines}
+    lg_default, lg_cold, lg_warm = (t["lazygraph"][1] for t in (default, cold, warm))
+    goal_default = verdict(None if lg_default is None else lg_default <= 1.0, "≤ 1 s")
     ok = None if lg_cold is None or lg_warm is None else lg_warm <= 0.1 * lg_cold
-    goal_warm = verdict(ok, "≤ 10% of cold")
+    goal_warm = verdict(ok, "≤ 10% of compiling cold")
     if lg_cold and lg_warm is not None:
         goal_warm += f" ({lg_warm / lg_cold:.0%})"
+    compiling = [cold[e][0] if e == "lazygraph" else "–" for e in engines]
     return [
         "| " + " | ".join(header) + " |",
         "|---|" + "---:|" * len(engines) + "---|",
-        "| empty caches | " + " | ".join(cold[e][0] for e in engines) + f" | {goal_cold} |",
+        "| empty caches (lazygraph: default, compiles in the background) | "
+        + " | ".join(default[e][0] for e in engines)
+        + f" | {goal_default} |",
+        "| empty caches, compiling at the first call | " + " | ".join(compiling) + " | – |",
         "| warm disk cache | " + " | ".join(warm[e][0] for e in engines) + f" | {goal_warm} |",
     ]
 
@@ -390,11 +402,16 @@ def main() -> None:
             else "n/a"
             for e in columns
         }
-        first: dict[str, dict[str, Any]] = {e: {"cold": "n/a", "warm": "n/a"} for e in COMPILED}
+        first: dict[str, dict[str, Any]] = {
+            e: {"cold": "n/a", "warm": "n/a", "background": "n/a"} for e in COMPILED
+        }
         for e in COMPILED if "first" in args.parts else ():
             cache = tempfile.mkdtemp(dir=tmp)
             first[e] = {"cold": run(e, ["first"], cache, 1200)}
             first[e]["warm"] = run(e, ["first"], cache, 1200)
+            if e == "lazygraph":  # the default: kernels compile in the background
+                fresh = tempfile.mkdtemp(dir=tmp)
+                first[e]["background"] = run(e, ["first", "background"], fresh, 1200)
         chains: dict[str, dict[int, Any]] = {e: {} for e in COMPILED}
         for e in COMPILED if "chain" in args.parts else ():
             gave_up = ""

@@ -65,6 +65,10 @@ class Config:
     - ``num_threads`` (``LAZYGRAPH_NUM_THREADS``): threads for compiled kernels; 0 = all cores.
     - ``numba_graph_after`` (``LAZYGRAPH_NUMBA_GRAPH_AFTER``): the numba backend runs a
       graph kernel by kernel for this many calls, then compiles it into one function.
+    - ``numba_background_compile`` (``LAZYGRAPH_NUMBA_BACKGROUND_COMPILE``): the numba
+      backend compiles new kernels on a background thread, from a node's second call,
+      running its numpy ``perform`` until they are ready; ``False`` (``0``) compiles
+      each kernel at its first call, on the calling thread.
     - ``cache_dir`` (``LAZYGRAPH_CACHE_DIR``): on-disk compile cache; "" = per-user default.
     - ``compile_cache_size`` (``LAZYGRAPH_COMPILE_CACHE_SIZE``): how many compiled functions
       the in-memory structural cache keeps (least recently used dropped first); 0 = none.
@@ -79,6 +83,7 @@ class Config:
     on_numpy_fallback: str = os.environ.get("LAZYGRAPH_ON_NUMPY_FALLBACK", "warn")
     num_threads: int = _env_int("LAZYGRAPH_NUM_THREADS", 0)
     numba_graph_after: int = _env_int("LAZYGRAPH_NUMBA_GRAPH_AFTER", 32)
+    numba_background_compile: bool = _env_bool("LAZYGRAPH_NUMBA_BACKGROUND_COMPILE", True)
     cache_dir: str = os.environ.get("LAZYGRAPH_CACHE_DIR", "")
     compile_cache_size: int = _env_int("LAZYGRAPH_COMPILE_CACHE_SIZE", 512)
     progress: bool = _env_bool("LAZYGRAPH_PROGRESS", True)

@@ -39,13 +39,22 @@ import stat
 import sys
 import threading
 import warnings
+from collections.abc import Iterator
 from pathlib import Path
 from types import ModuleType
 from typing import Any
 
 from lazygraph.configuration import config
 
-__all__ = ["FORMAT_VERSION", "CacheWarning", "cache_root", "load_source", "source_hash"]
+__all__ = [
+    "FORMAT_VERSION",
+    "CacheWarning",
+    "cache_root",
+    "deferred_manifests",
+    "has_code",
+    "load_source",
+    "source_hash",
+]
 
 #: bumped whenever generated code or the manifest layout changes meaning
 FORMAT_VERSION = 1
@@ -177,13 +186,33 @@ def record(root: Path, stem: str) -> None:
 pending: dict[str, Path] = {}
 
 
+_pending_lock = threading.Lock()
+_local = threading.local()
+
+
 def flush_pending() -> None:
     """Write the manifests of the modules that compiled something new."""
-    with _lock:
+    with _pending_lock:
         items = list(pending.items())
         pending.clear()
     for stem, root in items:
         record(root, stem)
+
+
+@contextlib.contextmanager
+def deferred_manifests() -> Iterator[None]:
+    """Modules compiled on this thread inside the block get their manifests
+    when it ends, on this thread. The background compiler uses it: another
+    thread's :func:`flush_pending` could otherwise run between the end of a
+    compile and Numba saving its files, and record a manifest without them."""
+    own: dict[str, Path] = {}
+    _local.pending = own
+    try:
+        yield
+    finally:
+        _local.pending = None
+        for stem, root in own.items():
+            record(root, stem)
 
 
 def _on_compile_end(event: Any) -> None:
@@ -193,7 +222,15 @@ def _on_compile_end(event: Any) -> None:
         return
     path = Path(code.co_filename)
     if path.name.startswith(_PREFIX):
-        pending[path.stem] = path.parent
+        target = getattr(_local, "pending", None)
+        (pending if target is None else target)[path.stem] = path.parent
+
+
+def has_code(key: str) -> bool:
+    """Whether the disk cache holds verified machine code for the module named
+    ``key`` (checked by :func:`load_source` when it loaded the module)."""
+    root = cache_root()
+    return root is not None and _manifest_path(root, _PREFIX + key).exists()
 
 
 def _install_listener() -> None:

@@ -21,6 +21,14 @@ time in the kernels, and never pay for the graph function; hot graphs of
 small arrays do, once. A graph of a single node calls its
 kernel directly from the first call.
 
+Compiling: with ``config.numba_background_compile`` (the default) no call waits
+for Numba. A node whose kernel has no code for its argument types yet runs its
+``perform``; from its second call the kernel compiles on the worker thread of
+:mod:`.background`, as do multithreaded variants and graph functions. Until
+every kernel of a graph is ready, its calls check argument types before each
+kernel call (a few µs per node); the first call that finds them all ready ends
+that. With it off, kernels compile at their first call, on the calling thread.
+
 Threads: a node whose inputs have :data:`PARALLEL_MIN_SIZE` elements or more
 runs its multithreaded kernel when it has one (elementwise loops and
 reductions over trailing axes; the outer loop is a ``prange``), built on first
@@ -50,6 +58,7 @@ from typing import Any
 
 import numpy as np
 
+from lazygraph.backends.numba import background
 from lazygraph.backends.numba import cache as disk
 from lazygraph.backends.numba.blocked import Chooser, blocked_runner
 from lazygraph.backends.numba.dispatch import HEADER, JIT, Unsupported, kernel_module_source
@@ -118,18 +127,24 @@ def _warn_fallback(node: Apply, why: str) -> None:
 
 class Kernel:
     """A node's compiled kernel: the serial dispatcher, the hash naming its
-    module, and, built on first use, its multithreaded variant."""
+    module, and, built on first use, its multithreaded variant.
 
-    __slots__ = ("_parallel", "chooser", "fn", "key", "node", "parallel_key")
+    With background compilation (see :mod:`.background`), :meth:`ready_for`
+    says whether code for the given argument types exists, and queues its
+    compile when the node has run often enough without it."""
+
+    __slots__ = ("_calls", "_parallel", "_queued", "chooser", "fn", "key", "node", "parallel_key")
 
     def __init__(self, node: Apply, fn: Any, key: str) -> None:
         self.node = node
         self.fn = fn
         self.key = key
-        self._parallel: Any = _UNBUILT
+        self._parallel: background.Slot | None = None
         self.parallel_key: str | None = None
         blocked = blocked_runner(node)
         self.chooser = Chooser(blocked) if blocked is not None else None
+        self._calls = 0
+        self._queued: dict[tuple[Any, ...], background.Slot] = {}
 
     def run(self, values: Sequence[Any]) -> Sequence[Any]:
         """The node's outputs: the serial kernel for small inputs; from
@@ -147,29 +162,81 @@ class Kernel:
             return self.fn(*values)  # type: ignore[no-any-return]
         return self.chooser.run(values, kernel) if blocked else kernel(values)  # type: ignore[union-attr]
 
+    def ready_for(self, values: Sequence[Any]) -> bool | None:
+        """Whether the serial kernel has code for these argument types (compiled
+        in this process, or in the disk cache). If not, counts the call and,
+        from the :data:`~.background.COMPILE_AFTER_CALLS`-th, queues the compile:
+        False while it is pending, None once it has failed (:attr:`failure`)."""
+        fn = self.fn
+        sig = _arg_types(values)
+        if sig in fn.overloads:
+            return True
+        slot = self._queued.get(sig)
+        if slot is None:
+            if not background.enabled() or disk.has_code(self.key):
+                return True  # compile on this thread (a disk cache load is fast)
+            self._calls += 1
+            if self._calls < background.COMPILE_AFTER_CALLS:
+                return False
+            slot = self._queued[sig] = background.Slot(lambda: self._compile(sig))
+        if slot.get() is not None:
+            return True
+        return None if slot.error is not None else False
+
+    def _compile(self, sig: tuple[Any, ...]) -> bool:
+        with disk.deferred_manifests():
+            self.fn.compile(sig)
+        return True
+
+    @property
+    def failure(self) -> str | None:
+        """Why a background compile of this kernel failed, if one did."""
+        for slot in self._queued.values():
+            if slot.error is not None:
+                return f"its kernel does not compile: {type(slot.error).__name__}"
+        return None
+
     def _run_serial(self, values: Sequence[Any]) -> Sequence[Any]:
         return self.fn(*values)  # type: ignore[no-any-return]
 
     def _run_threaded(self, values: Sequence[Any]) -> Sequence[Any]:
         with _threads() as parallel:
-            fn = (self.parallel() if parallel else None) or self.fn
+            fn = (self.parallel(values) if parallel else None) or self.fn
             return fn(*values)  # type: ignore[no-any-return]
 
-    def parallel(self) -> Any:
-        """The multithreaded dispatcher, or None when the node has none."""
-        if self._parallel is _UNBUILT:
-            try:
-                source = kernel_module_source(self.node, parallel=True)
-            except Unsupported:
-                self._parallel = None
-            else:
-                self.parallel_key = disk.source_hash(source)
-                self._parallel = disk.load_source(source).kernel
-                compile_stats.parallel_kernels += 1
-        return self._parallel
+    def parallel(self, values: Sequence[Any] = ()) -> Any:
+        """The multithreaded dispatcher, or None when the node has none or, with
+        background compilation, while it is being built (and compiled for the
+        types of ``values``)."""
+        if self._parallel is None:
+            sig = _arg_types(values)
+            self._parallel = background.Slot(lambda: self._build_parallel(sig))
+        return self._parallel.get()
+
+    def _build_parallel(self, sig: tuple[Any, ...]) -> Any:
+        try:
+            source = kernel_module_source(self.node, parallel=True)
+        except Unsupported:
+            raise _NoParallel from None
+        key = disk.source_hash(source)
+        fn = disk.load_source(source).kernel
+        if background.enabled() and sig:
+            with disk.deferred_manifests():
+                fn.compile(sig)
+        self.parallel_key = key
+        compile_stats.parallel_kernels += 1
+        return fn
 
 
-_UNBUILT = object()
+class _NoParallel(Exception):
+    """The node has no multithreaded kernel."""
+
+
+def _arg_types(values: Sequence[Any]) -> tuple[Any, ...]:
+    """The Numba types a dispatcher gives these arguments (its overloads' keys)."""
+    from numba.core.typing.typeof import Purpose, typeof
+
+    return tuple(typeof(v, Purpose.argument) for v in values)
 
 
 def _kernel_for(node: Apply) -> Kernel | None:
@@ -300,9 +367,20 @@ class _Tiered:
     called a few times (interactive work, tests) never pays for a graph
     function, nor does one whose kernels dominate (large arrays); a hot graph
     of small arrays gets one. ``numba_graph_after = 0`` builds it at the first
-    call, unconditionally."""
+    call, unconditionally. Calls made while kernels are still compiling in the
+    background do not count, and with background compilation the graph
+    function is compiled there too (the loop runs until it is ready)."""
 
-    __slots__ = ("_calls", "_elapsed", "_fgraph", "_kernels", "_nodes", "_run")
+    __slots__ = (
+        "_calls",
+        "_elapsed",
+        "_fgraph",
+        "_kernels",
+        "_loop",
+        "_nodes",
+        "_promotion",
+        "_run",
+    )
 
     def __init__(
         self,
@@ -311,19 +389,24 @@ class _Tiered:
         nodes: list[Apply],
         kernels: list[Kernel],
     ) -> None:
-        self._run = runner
+        self._run = self._loop = runner
         self._fgraph: FunctionGraph | None = fgraph
         self._nodes = nodes
         self._kernels = kernels
         self._calls = 0
         self._elapsed = 0.0
+        self._promotion: background.Slot | None = None
 
     def __call__(self, *args: Any) -> list[Any]:
         if self._fgraph is None:
+            if self._promotion is not None:
+                self._adopt()
             return self._run(*args)
+        if self._loop.checking[0]:  # type: ignore[attr-defined]
+            return self._run(*args)  # kernels still compiling: the call says nothing
         self._calls += 1
         if self._calls > config.numba_graph_after:
-            self._promote()
+            self._promote(args)
             return self._run(*args)
         if self._calls == 1:  # compiles the kernels: says nothing about the loop
             return self._run(*args)
@@ -332,7 +415,7 @@ class _Tiered:
         self._elapsed += time.perf_counter() - start
         return results
 
-    def _promote(self) -> None:
+    def _promote(self, args: tuple[Any, ...]) -> None:
         fgraph, self._fgraph = self._fgraph, None  # one thread decides
         if fgraph is None:
             return
@@ -343,13 +426,31 @@ class _Tiered:
             saving = len(self._nodes) * LOOP_COST_PER_NODE
             if saving < PROMOTE_GAIN * self._elapsed / timed:
                 return  # the kernels dominate: the loop stays
+        if background.enabled():
+            sig = _arg_types(args)
+            self._promotion = background.Slot(
+                lambda: _whole_graph(fgraph, self._nodes, self._kernels, self._loop, sig)
+            )
+            self._adopt()
+            return
         try:
-            self._run = _whole_graph(fgraph, self._nodes, self._kernels, self._run)
+            self._run = _whole_graph(fgraph, self._nodes, self._kernels, self._loop)
         except Unsupported:
             pass
         except BaseException:
             self._fgraph = fgraph  # interrupted: decide again on a later call
             raise
+
+    def _adopt(self) -> None:
+        """Switch to the graph function once the background compile built it."""
+        promotion = self._promotion
+        if promotion is None:
+            return
+        fn = promotion.get()
+        if fn is not None:
+            self._run = fn
+        if fn is not None or promotion.error is not None:
+            self._promotion = None
 
 
 def _single_node(
@@ -366,10 +467,13 @@ def _single_node(
     blocked = kernel.chooser is not None
     numba_error = _numba_errors()
     fallback: list[Callable[..., Sequence[Any]]] = []
+    checking = runner.checking  # type: ignore[attr-defined]
 
     def run_direct(*args: Any) -> list[Any]:
         if fallback:
             return list(fallback[0](*args))
+        if checking[0]:
+            return runner(*args)  # the kernel is compiling in the background
         try:
             # the per-call fast path: a node without a blocked form and small inputs
             results = kernel.run(args) if blocked or _large(args) else fn(*args)
@@ -434,29 +538,41 @@ def _whole_graph(
     nodes: list[Apply],
     kernels: list[Kernel],
     runner: Callable[..., list[Any]],
+    sig: tuple[Any, ...] | None = None,
 ) -> Callable[..., list[Any]]:
     """One compiled function calling every node's kernel; for large inputs a
     second one (built on first need) calling the multithreaded kernels where
     nodes have them. Falls back to ``runner`` (kernel by kernel) for inputs a
-    kernel does not type for."""
+    kernel does not type for. With ``sig`` (the argument types; background
+    compilation), the function is compiled for them here."""
     source, constants = _graph_source(fgraph, nodes, [k.key for k in kernels])
     graph_fn = disk.load_source(source).graph
     compile_stats.graph_functions += 1
     const_values = tuple(_constant_value(c) for c in constants)
-    parallel_fn: list[Any] = []
+    if sig is not None:
+        with disk.deferred_manifests():
+            graph_fn.compile(sig + _arg_types(const_values))
+    parallel_slot: list[background.Slot] = []
     failed: list[bool] = []
     numba_error = _numba_errors()
 
-    def parallel_graph() -> Any:
-        if not parallel_fn:
-            keys = [k.key if k.parallel() is None else k.parallel_key for k in kernels]
-            if keys == [k.key for k in kernels]:
-                parallel_fn.append(None)  # no node has a multithreaded kernel
-            else:
-                src, _ = _graph_source(fgraph, nodes, keys)  # type: ignore[arg-type]
-                parallel_fn.append(disk.load_source(src).graph)
-                compile_stats.graph_functions += 1
-        return parallel_fn[0]
+    def build_parallel_graph(types: tuple[Any, ...]) -> Any:
+        keys = [k.key if k.parallel() is None else k.parallel_key for k in kernels]
+        if keys == [k.key for k in kernels]:
+            return None  # no node has a multithreaded kernel
+        src, _ = _graph_source(fgraph, nodes, keys)  # type: ignore[arg-type]
+        fn = disk.load_source(src).graph
+        compile_stats.graph_functions += 1
+        if background.enabled():
+            with disk.deferred_manifests():
+                fn.compile(types + _arg_types(const_values))
+        return fn
+
+    def parallel_graph(args: tuple[Any, ...]) -> Any:
+        if not parallel_slot:
+            types = _arg_types(args)
+            parallel_slot.append(background.Slot(lambda: build_parallel_graph(types)))
+        return parallel_slot[0].get()
 
     def run(*args: Any) -> list[Any]:
         if failed:
@@ -464,7 +580,7 @@ def _whole_graph(
         try:
             if _large(args):
                 with _threads() as parallel:
-                    fn = (parallel_graph() if parallel else None) or graph_fn
+                    fn = (parallel_graph(args) if parallel else None) or graph_fn
                     results = fn(*args, *const_values)
             else:
                 results = graph_fn(*args, *const_values)
@@ -516,14 +632,29 @@ def _node_by_node(
             compile_stats.fallback_nodes += 1
         steps.append([node, kernel, ins, outs])
     numba_error = _numba_errors()
+    # True while some kernel may lack code for its arguments (background
+    # compilation): each call then checks argument types before calling a
+    # kernel, so that none compiles on this thread; the first call that finds
+    # every kernel ready ends it
+    checking = [background.enabled() and any(k is not None for k in kernels)]
 
     def run(*args: Any) -> list[Any]:
         values = list(template)
         for slot, value in zip(input_slots, args, strict=True):
             values[slot] = value
+        check = checking[0]
+        complete = True
         for step in steps:
             node, kernel, ins, outs = step
             in_values = [values[i] for i in ins]
+            if check and kernel is not None:
+                ready = kernel.ready_for(in_values)
+                if not ready:
+                    complete = False
+                    if ready is None:
+                        _warn_fallback(node, kernel.failure or "its kernel does not compile")
+                        step[1] = None
+                    kernel = None
             if kernel is not None:
                 try:
                     # the common case inline: no blocked form, small inputs
@@ -543,6 +674,8 @@ def _node_by_node(
                 results = [c[0] for c in cells]
             for slot, value in zip(outs, results, strict=True):
                 values[slot] = value
+        if check and complete:
+            checking[0] = False
         if disk.pending:
             disk.flush_pending()
         return [
@@ -550,4 +683,5 @@ def _node_by_node(
             for s, dup in zip(output_slots, copy_output, strict=True)
         ]
 
+    run.checking = checking  # type: ignore[attr-defined]
     return run

@@ -1,0 +1,240 @@
+"""Background compilation (``config.numba_background_compile``): nodes run their
+numpy ``perform`` until their kernels are compiled on the worker thread; no
+kernel compiles on the calling thread; every call equals the python backend's
+result, before, during and after the switch."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import textwrap
+import threading
+import warnings
+
+import numpy as np
+import pytest
+
+pytest.importorskip("numba")
+
+from numba.core import event
+from numba.core.errors import TypingError
+
+import lazygraph
+import lazygraph.tensor as lt
+from lazygraph.backends.numba import background, linker
+from lazygraph.backends.numba import cache as disk
+from lazygraph.compile.mode import Mode
+from lazygraph.configuration import config
+
+pytestmark = pytest.mark.backend("numba")
+
+NUMBA = Mode(backend="numba")
+PYTHON = Mode(backend="python")
+
+
+class _CompileLog(event.Listener):
+    """Which threads compiled which Numba functions."""
+
+    def __init__(self) -> None:
+        self.threads: list[str] = []
+
+    def on_start(self, ev: event.Event) -> None:
+        pass
+
+    def on_end(self, ev: event.Event) -> None:
+        self.threads.append(threading.current_thread().name)
+
+
+@pytest.fixture
+def fresh(tmp_path):
+    """Background compilation on, an empty disk cache, no kernel loaded."""
+    background.wait()
+    log = _CompileLog()
+    event.register("numba:compile", log)
+    with config.change(cache_dir=str(tmp_path), numba_background_compile=True):
+        disk.forget_loaded()
+        try:
+            yield log
+        finally:
+            background.wait()
+            event.unregister("numba:compile", log)
+            disk.forget_loaded()
+
+
+def _graph(scale):
+    x = lt.tensor("float64", (None, None))
+    y = lt.tensor("float64", (None,))
+    e = lt.exp(x * scale - lt.max(x, axis=1, keepdims=True)) * y
+    return [x, y], [e / lt.sum(e, axis=1, keepdims=True), lt.sum(lt.tanh(x), axis=1)]
+
+
+def _values(rng, rows=6, cols=5):
+    x = rng.standard_normal((rows, cols))
+    x[0, 0], x[-1, -1] = np.nan, -np.inf
+    return [x, rng.uniform(0.5, 2.0, cols)]
+
+
+def _check(got, want):
+    for g, w in zip(got, want, strict=True):
+        assert g.dtype == w.dtype and g.shape == w.shape
+        np.testing.assert_allclose(g, w, rtol=1e-12, atol=0)
+
+
+def _loop(f):
+    """The kernel-by-kernel runner behind a compiled function."""
+    fn = f.fn
+    return fn._loop if isinstance(fn, linker._Tiered) else fn
+
+
+def test_calls_run_perform_until_the_worker_has_compiled(fresh):
+    inputs, outputs = _graph(1.25)
+    f = lazygraph.function(inputs, outputs, mode=NUMBA)
+    want = lazygraph.function(inputs, outputs, mode=PYTHON)
+    rng = np.random.default_rng(0)
+    main = threading.current_thread().name
+
+    vals = _values(rng)
+    _check(f(*vals), want(*vals))
+    assert background.pending() == 0, "a graph called once queues nothing"
+    assert fresh.threads == []
+
+    for rows in (1, 0, 9):  # the second call queues the kernels; sizes never matter
+        vals = _values(rng, rows=max(rows, 1))
+        _check(f(*vals), want(*vals))
+    assert background.wait(120)
+    assert fresh.threads and main not in fresh.threads
+
+    compiled = len(fresh.threads)
+    for rows in (3, 1):
+        vals = _values(rng, rows=rows)
+        _check(f(*vals), want(*vals))
+    assert _loop(f).checking == [False], "every kernel is in use"
+    assert len(fresh.threads) == compiled, "nothing compiles once the kernels are ready"
+    assert main not in fresh.threads
+
+
+def test_a_warm_disk_cache_is_used_at_the_first_call(fresh):
+    inputs, outputs = _graph(1.5)
+    rng = np.random.default_rng(1)
+    vals = _values(rng)
+    with config.change(numba_background_compile=False):
+        lazygraph.function(inputs, outputs, mode=NUMBA)(*vals)  # fills the disk cache
+    disk.flush_pending()
+    disk.forget_loaded()  # as a new process would start
+    fresh.threads.clear()
+
+    f = lazygraph.function(inputs, outputs, mode=NUMBA)
+    want = lazygraph.function(inputs, outputs, mode=PYTHON)
+    _check(f(*vals), want(*vals))
+    assert background.pending() == 0
+    assert fresh.threads == [], "cached code loads; nothing compiles"
+
+
+def test_the_graph_function_is_built_in_the_background(fresh, monkeypatch):
+    monkeypatch.setattr(linker, "PROMOTE_GAIN", 0.0)
+    inputs, outputs = _graph(1.75)
+    rng = np.random.default_rng(2)
+    with config.change(numba_graph_after=0):
+        f = lazygraph.function(inputs, outputs, mode=NUMBA)
+        want = lazygraph.function(inputs, outputs, mode=PYTHON)
+        before = linker.compile_stats.graph_functions
+        # perform; perform and queue the kernels; kernels; queue the graph function
+        for _ in range(4):
+            vals = _values(rng)
+            _check(f(*vals), want(*vals))
+            assert background.wait(120)
+        assert linker.compile_stats.graph_functions == before + 1
+        assert f.fn._run is f.fn._loop  # until the next call adopts it
+        vals = _values(rng)
+        _check(f(*vals), want(*vals))
+        assert f.fn._run is not f.fn._loop
+    assert threading.current_thread().name not in fresh.threads
+
+
+def test_multithreaded_kernels_are_built_in_the_background(fresh):
+    x = lt.tensor("float64", (None,))
+    f = lazygraph.function([x], [lt.sin(x) * 3.0 + x], mode=NUMBA)
+    want = lazygraph.function([x], [lt.sin(x) * 3.0 + x], mode=PYTHON)
+    big = np.linspace(-50, 50, linker.PARALLEL_MIN_SIZE + 3)
+    before = linker.compile_stats.parallel_kernels
+    with config.change(num_threads=2):
+        for _ in range(4):
+            _check(f(big), want(big))
+            assert background.wait(120)
+    assert linker.compile_stats.parallel_kernels == before + 1
+    assert threading.current_thread().name not in fresh.threads
+
+
+def test_a_kernel_that_fails_to_compile_falls_back_with_a_warning(fresh, monkeypatch):
+    def broken(self, sig):
+        raise TypingError("no typing for this test")
+
+    monkeypatch.setattr(linker.Kernel, "_compile", broken)
+    inputs, outputs = _graph(2.0)
+    f = lazygraph.function(inputs, outputs, mode=NUMBA)
+    want = lazygraph.function(inputs, outputs, mode=PYTHON)
+    rng = np.random.default_rng(3)
+    linker._warned.clear()
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        for _ in range(4):
+            vals = _values(rng)
+            _check(f(*vals), want(*vals))
+            background.wait(120)
+    messages = [str(w.message) for w in caught if w.category is linker.NumbaFallbackWarning]
+    assert any("TypingError" in m for m in messages), messages
+
+
+def test_slots_build_once_and_record_errors():
+    calls = []
+    with config.change(numba_background_compile=True):
+        ok = background.Slot(lambda: calls.append(1) or "built")
+        bad = background.Slot(lambda: 1 / 0)
+        assert ok.get() in (None, "built") and bad.get() is None
+        assert background.wait(60)
+        assert ok.get() == ok.get() == "built" and calls == [1]
+        assert bad.get() is None and isinstance(bad.error, ZeroDivisionError)
+    with config.change(numba_background_compile=False):
+        now = background.Slot(lambda: "now")
+        assert now.get() == "now"  # built on the calling thread
+
+
+_EXIT_SCRIPT = """
+import os, sys, numpy as np
+import lazygraph, lazygraph.tensor as lt
+from lazygraph.compile.mode import Mode
+from lazygraph.backends.numba import background
+x = lt.tensor("float64", (None,))
+f = lazygraph.function([x], [lt.cosh(x) * 0.37 - lt.arctan(x)], mode=Mode(backend="numba"))
+want = np.cosh(np.arange(5.0)) * 0.37 - np.arctan(np.arange(5.0))
+for _ in range(3):
+    np.testing.assert_allclose(f(np.arange(5.0))[0], want, rtol=1e-12)
+assert background.pending() > 0, "compiles are queued"
+if sys.argv[1] == "fork":
+    pid = os.fork()
+    if pid == 0:  # the child: the parent's queue is gone; its calls still work
+        for _ in range(3):
+            np.testing.assert_allclose(f(np.arange(5.0))[0], want, rtol=1e-12)
+        ok = background.wait(120)
+        os._exit(0 if ok else 3)
+    _, status = os.waitpid(pid, 0)
+    sys.exit(os.waitstatus_to_exitcode(status))
+print("exiting with compiles queued")
+"""
+
+
+@pytest.mark.parametrize("how", ["exit", "fork"])
+def test_exit_and_fork_with_compiles_queued(tmp_path, how):
+    if how == "fork" and not hasattr(__import__("os"), "fork"):
+        pytest.skip("no fork here")
+    env = {
+        **__import__("os").environ,
+        "LAZYGRAPH_NUMBA_BACKGROUND_COMPILE": "1",
+        "LAZYGRAPH_CACHE_DIR": str(tmp_path),
+    }
+    script = textwrap.dedent(_EXIT_SCRIPT)
+    done = subprocess.run(
+        [sys.executable, "-c", script, how], env=env, capture_output=True, text=True, timeout=300
+    )
+    assert done.returncode == 0, done.stderr
+    assert "Traceback" not in done.stderr and "Fatal" not in done.stderr
