@@ -15,6 +15,7 @@ from tests.backends.numba.test_numba_backend import NUMBA, both
 import lazygraph
 import lazygraph.tensor as lt
 from lazygraph.backends.numba.helpers import complex_reciprocal, complex_tanh
+from lazygraph.configuration import config
 
 pytestmark = pytest.mark.backend("numba")
 
@@ -107,3 +108,17 @@ def test_complex_tanh_and_reciprocal_kernels(dtype):
             got, want = _both([z], fn(z), [value])
         rtol = 1e-5 if dtype == "complex64" else 1e-12
         np.testing.assert_allclose(got, want, rtol=rtol, equal_nan=True)
+
+
+def test_reshape_of_a_non_contiguous_input_compiles():
+    """Numba types ``reshape`` on C-layout arrays only; a transposed input (as
+    ``vector_norm`` over axes ``(0, -1)`` of a 3-d array makes) used to fall back
+    to ``perform`` with a NumbaFallbackWarning."""
+    x = lt.tensor("float64", (None, None, None))
+    y = lt.reshape(x.dimshuffle(1, 0, 2), (3, -1))
+    with config.change(on_unsupported="raise"):  # a fallback raises
+        f = lazygraph.function([x], y, mode=NUMBA)
+        for shape in [(2, 3, 4), (4, 3, 1), (0, 3, 5)]:
+            v = np.random.default_rng(0).standard_normal(shape)
+            want = np.transpose(v, (1, 0, 2)).reshape(3, -1)
+            np.testing.assert_array_equal(f(v), want)

@@ -385,6 +385,10 @@ def _reshaped(a, shape):  # type: ignore[no-untyped-def]
             return out
 
         return zero_d
+    if isinstance(a, types.Array) and a.layout != "C":
+        # Numba types reshape on C-layout arrays only, even behind a runtime
+        # contiguity check (a transposed input: vector_norm over axes (0, -1))
+        return lambda a, shape: np.ascontiguousarray(a).reshape(shape)
     return lambda a, shape: a.reshape(shape)
 
 
