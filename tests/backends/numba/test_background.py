@@ -18,6 +18,7 @@ pytest.importorskip("numba")
 
 from numba.core import event
 from numba.core.errors import TypingError
+from tests.backends.numba.test_numba_tiers import _check, _values
 
 import lazygraph
 import lazygraph.tensor as lt
@@ -66,18 +67,6 @@ def _graph(scale):
     y = lt.tensor("float64", (None,))
     e = lt.exp(x * scale - lt.max(x, axis=1, keepdims=True)) * y
     return [x, y], [e / lt.sum(e, axis=1, keepdims=True), lt.sum(lt.tanh(x), axis=1)]
-
-
-def _values(rng, rows=6, cols=5):
-    x = rng.standard_normal((rows, cols))
-    x[0, 0], x[-1, -1] = np.nan, -np.inf
-    return [x, rng.uniform(0.5, 2.0, cols)]
-
-
-def _check(got, want):
-    for g, w in zip(got, want, strict=True):
-        assert g.dtype == w.dtype and g.shape == w.shape
-        np.testing.assert_allclose(g, w, rtol=1e-12, atol=0)
 
 
 def _loop(f):
