@@ -58,7 +58,7 @@ from typing import Any
 
 import numpy as np
 
-from lazygraph.backends.numba import background
+from lazygraph.backends.numba import background, interrupts
 from lazygraph.backends.numba import cache as disk
 from lazygraph.backends.numba.blocked import Chooser, blocked_runner
 from lazygraph.backends.numba.dispatch import HEADER, JIT, Unsupported, kernel_module_source
@@ -73,6 +73,8 @@ __all__ = [
     "compile_stats",
     "thread_count",
 ]
+
+interrupts.install()  # Ctrl-C during a compile waits for the compile's end
 
 
 #: Graphs with more nodes run their kernels from a Python loop (about 1 µs per
