@@ -180,3 +180,36 @@ def test_entry_of_another_user_is_refused(numba_cache, monkeypatch) -> None:
     monkeypatch.setattr(os, "getuid", lambda: real + 1)
     with pytest.warns(numba_cache.CacheWarning, match="owned by uid"):
         assert numba_cache.load_source(_kernel_source(4)).kernel(5) == 11
+
+
+def test_another_process_writing_an_entry_is_left_alone(numba_cache) -> None:
+    """Numba writes ``<file>.tmp.<uuid>`` and renames it into place. Such a file
+    of another process, half written, is neither vouched for by a manifest nor
+    taken as corruption (deleting it would fail that process's rename), and a
+    file removed while a manifest is being recorded is left out of it."""
+    root = _populate(numba_cache, 5)
+    pycache = root / "__pycache__"
+    index = next(pycache.glob("*.nbi"))
+    stem = index.name.split(".")[0]
+    in_flight = pycache / f"{index.name[:-4]}.1.nbc.tmp.0123456789abcdef"
+    in_flight.write_bytes(b"half of a")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert numba_cache.load_source(_kernel_source(5)).kernel(5) == 10
+    assert in_flight.exists()
+    numba_cache.record(root, stem)
+    manifest = json.loads((pycache / f"{stem}.manifest.json").read_text())
+    assert in_flight.name not in manifest["files"] and index.name in manifest["files"]
+
+    real_digest = numba_cache._digest
+
+    def vanishing(path: Path) -> str:
+        if path == index:
+            raise FileNotFoundError(path)
+        return real_digest(path)
+
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(numba_cache, "_digest", vanishing)
+        numba_cache.record(root, stem)
+    manifest = json.loads((pycache / f"{stem}.manifest.json").read_text())
+    assert index.name not in manifest["files"] and manifest["files"]

@@ -108,10 +108,16 @@ def _numba_version() -> str:
 
 
 def _cache_files(root: Path, stem: str) -> list[Path]:
+    """``stem``'s files, without those another process is writing right now
+    (Numba writes ``<file>.tmp.<uuid>`` and renames it into place)."""
     pycache = root / "__pycache__"
     if not pycache.is_dir():
         return []
-    return sorted(p for p in pycache.iterdir() if p.name.startswith(stem + "."))
+    return sorted(
+        p
+        for p in pycache.iterdir()
+        if p.name.startswith(stem + ".") and ".tmp." not in p.name and not p.name.endswith(".tmp")
+    )
 
 
 def _digest(path: Path) -> str:
@@ -170,11 +176,14 @@ def _verify(root: Path, stem: str) -> None:
 
 def record(root: Path, stem: str) -> None:
     """Write the manifest of ``stem``'s current Numba cache files."""
-    files = {
-        p.name: _digest(p)
-        for p in _cache_files(root, stem)
-        if not p.name.endswith(".manifest.json") and not p.name.endswith(".tmp")
-    }
+    files = {}
+    for p in _cache_files(root, stem):
+        if p.name.endswith(".manifest.json"):
+            continue
+        try:
+            files[p.name] = _digest(p)
+        except FileNotFoundError:  # removed meanwhile by another process
+            continue
     data = {"format": FORMAT_VERSION, "numba": _numba_version(), "files": files}
     with contextlib.suppress(OSError):
         _atomic_write(_manifest_path(root, stem), json.dumps(data, sort_keys=True).encode())
