@@ -60,10 +60,9 @@ def backend_is_placeholder(session: nox.Session, backend: str) -> bool:
 # session runs the backend's differential tests against the python backend
 # (random graphs, every lowering family, tiers and threads), its doctests, the
 # reliability suite and the eight numpy-namespace programs on numba; the jax
-# session the same for jax. The whole op table on a compiled backend costs a
-# kernel compile per (op, dtype, rank) an example draws: ~80 min on this 2-core
-# machine for numba or jax, beyond CI's budget; run it with
-# `nox -s "tests(backend='numba')" -- tests/tensor tests/numpy_api`.
+# session the same for jax. Sessions listed in OP_TABLE_BACKENDS then run the
+# whole op table (OP_TABLE_DIRS) on their backend, compared with the python
+# backend's reference results, see op_table_groups.
 BACKEND_SUITES: dict[str, tuple[str, ...]] = {
     "python": (),
     "numba": (
@@ -79,6 +78,34 @@ BACKEND_SUITES: dict[str, tuple[str, ...]] = {
         "tests/numpy_api/test_programs.py",
     ),
 }
+
+OP_TABLE_DIRS = ("tests/tensor", "tests/numpy_api")
+OP_TABLE_BACKENDS = ("numba",)
+#: test files per pytest run of the op table on a compiled backend
+OP_TABLE_FILES_PER_RUN = 6
+
+
+def op_table_groups(suite: tuple[str, ...]) -> list[list[str]]:
+    """The op table's test files (those not already in ``suite``) in groups.
+
+    Each group is one pytest run with two pytest-xdist workers, so every
+    process lives for a few files only. Compiled kernels stay in a process
+    until it ends (Numba frees no machine code): one process running the whole
+    op table on numba grows past 12 GB (~3,700 kernels of ~3 MB), and two of
+    them swap a 24 GB machine to a standstill. The kernel cache directory is
+    per worker name (conftest.py), so a later group reuses what an earlier
+    group's worker compiled.
+    """
+    from pathlib import Path
+
+    files = sorted(
+        str(path)
+        for directory in OP_TABLE_DIRS
+        for path in Path(directory).rglob("test_*.py")
+        if str(path) not in suite
+    )
+    size = OP_TABLE_FILES_PER_RUN
+    return [files[i : i + size] for i in range(0, len(files), size)]
 
 
 @nox.session
@@ -96,7 +123,15 @@ def tests(session: nox.Session, backend: str) -> None:
         env["HYPOTHESIS_PROFILE"] = "ci-compiled"
         # A fresh kernel cache per session, inside the session's own directory.
         env["LAZYGRAPH_CACHE_DIR"] = f"{session.virtualenv.location}/lazygraph-cache"
-    session.run("pytest", *(session.posargs or BACKEND_SUITES[backend]), env=env)
+    if session.posargs:
+        session.run("pytest", *session.posargs, env=env)
+        return
+    session.run("pytest", *BACKEND_SUITES[backend], env=env)
+    if backend in OP_TABLE_BACKENDS:
+        groups = op_table_groups(BACKEND_SUITES[backend])
+        for number, group in enumerate(groups, 1):
+            session.log(f"op table on {backend}, part {number} of {len(groups)}")
+            session.run("pytest", "-n", "2", *group, env=env)
 
 
 @nox.session

@@ -122,3 +122,60 @@ def test_reshape_of_a_non_contiguous_input_compiles():
             v = np.random.default_rng(0).standard_normal(shape)
             want = np.transpose(v, (1, 0, 2)).reshape(3, -1)
             np.testing.assert_array_equal(f(v), want)
+
+
+_PARTS = [0.0, -0.0, 0.5, 2.5, -1.5, 700.0, np.inf, -np.inf, np.nan]
+#: every pair of special parts: NaN / inf / signed zeros in each position
+COMPLEX_GRID = np.array([complex(r, i) for r in _PARTS for i in _PARTS])
+
+
+@pytest.mark.filterwarnings("error::lazygraph.backends.numba.linker.NumbaFallbackWarning")
+@pytest.mark.parametrize("dtype", ["complex64", "complex128"])
+@pytest.mark.parametrize(
+    "fn",
+    [
+        *(lt.sign, lt.rint, lambda z: lt.round(z, 1), lambda z: lt.round(z, -1), lt.exp2),
+        *(lt.expm1, lt.log2, lambda z: lt.max(z), lambda z: lt.min(z)),
+    ],
+    ids=["sign", "rint", "round1", "round-1", "exp2", "expm1", "log2", "max", "min"],
+)
+def test_complex_special_values_unary(fn, dtype):
+    """numpy's complex loops (complexmath.py) on NaN, inf and signed zeros."""
+    z = lt.tensor(dtype, (None,), name="z")
+    with np.errstate(all="ignore"):
+        got, want = _both([z], fn(z), [COMPLEX_GRID.astype(dtype)])
+    rtol = 1e-5 if dtype == "complex64" else 1e-13
+    np.testing.assert_allclose(got, want, rtol=rtol, equal_nan=True)
+
+
+@pytest.mark.filterwarnings("error::lazygraph.backends.numba.linker.NumbaFallbackWarning")
+@pytest.mark.parametrize(
+    "fn",
+    [
+        *(lt.less, lt.less_equal, lt.greater, lt.greater_equal),
+        *(lt.maximum, lt.minimum, lt.fmax, lt.fmin),
+    ],
+    ids=lambda f: f.__name__,
+)
+def test_complex_ordering_of_every_pair(fn):
+    """numpy's lexicographic order, NaN rules included, on all 81 x 81 pairs."""
+    a, b = lt.zvector("a"), lt.zvector("b")
+    left, right = (
+        np.repeat(COMPLEX_GRID, COMPLEX_GRID.size),
+        np.tile(COMPLEX_GRID, COMPLEX_GRID.size),
+    )
+    with np.errstate(all="ignore"):
+        got, want = _both([a, b], fn(a, b), [left, right])
+    np.testing.assert_array_equal(got, want)
+    if got.dtype.kind == "c":  # the operand chosen, down to the sign of a zero
+        np.testing.assert_array_equal(np.signbit(got.real), np.signbit(want.real))
+        np.testing.assert_array_equal(np.signbit(got.imag), np.signbit(want.imag))
+
+
+@pytest.mark.filterwarnings("error::lazygraph.backends.numba.linker.NumbaFallbackWarning")
+def test_round_of_integers_to_negative_decimals():
+    x = lt.tensor("int64", (None,), name="x")
+    values = np.array([0, 4, 5, 15, 25, -15, -25, 149, 2**62 + 7, -(2**62)])
+    got, want = _both([x], lt.round(x, -1), [values])
+    np.testing.assert_array_equal(got, want)
+    assert got.dtype == want.dtype == np.int64

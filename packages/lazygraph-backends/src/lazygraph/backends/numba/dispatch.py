@@ -66,6 +66,7 @@ import math
 import numpy as np
 from numba import njit, prange
 
+from lazygraph.backends.numba.complexmath import *  # noqa: F403
 from lazygraph.backends.numba.helpers import *  # noqa: F403
 
 """

@@ -52,13 +52,17 @@ def _identity(kind: str, dtype: str) -> str:
     d = np.dtype(dtype)
     if d.kind == "f":
         return "-np.inf" if kind == "max" else "np.inf"
+    if d.kind == "c":
+        # below (above) every number in numpy's lexicographic order
+        inf = "-np.inf" if kind == "max" else "np.inf"
+        return f"{_np_dtype(dtype)}(complex({inf}, {inf}))"
     if d.kind == "b":
         return "False" if kind == "max" else "True"
     info = np.iinfo(d)
     return literal(int(info.min) if kind == "max" else int(info.max), dtype)
 
 
-def _update(kind: str, acc: str, v: str, isfloat: bool) -> list[str]:
+def _update(kind: str, acc: str, v: str, isfloat: bool, iscomplex: bool = False) -> list[str]:
     """Statements folding value ``v`` into accumulator ``acc``."""
     if kind in ("sum", "mean"):
         return [f"{acc} = {acc} + v"]
@@ -70,6 +74,8 @@ def _update(kind: str, acc: str, v: str, isfloat: bool) -> list[str]:
         return [f"{acc} = {acc} and ({v} != 0)"]
     if kind == "any":
         return [f"{acc} = {acc} or ({v} != 0)"]
+    if iscomplex:  # numpy's lexicographic maximum/minimum, NaN propagating
+        return [f"{acc} = complex_{kind}imum({acc}, {v})"]
     cmp = ">" if kind == "max" else "<"
     cond = f"{v} {cmp} {acc}" + (f" or {v} != {v}" if isfloat else "")
     if isfloat:
@@ -113,6 +119,7 @@ def reduce_loops(
     if op.kind == "count_nonzero":
         acc_dtype = out_dtype
     isfloat = np.dtype(elem_dtype).kind == "f"
+    iscomplex = np.dtype(elem_dtype).kind == "c"
     axes = op.axis
     kept = [k for k in range(ndim) if k not in axes]
     lines: list[str] = []
@@ -136,7 +143,7 @@ def reduce_loops(
             lines.append(f"{indent}for i{k} in range({dims[k]}):")
             indent += "    "
         lines += [f"{indent}{s}" for s in load]
-        lines += [f"{indent}{s}" for s in _update(op.kind, "acc", "v", isfloat)]
+        lines += [f"{indent}{s}" for s in _update(op.kind, "acc", "v", isfloat, iscomplex)]
         indent = "    " + "    " * len(kept)
         lines.append(f"{indent}out[{out_idx}] = acc")
     else:
@@ -146,7 +153,7 @@ def reduce_loops(
             indent += "    "
         lines += [f"{indent}{s}" for s in load]
         lines.append(f"{indent}acc = out[{out_idx}]")
-        lines += [f"{indent}{s}" for s in _update(op.kind, "acc", "v", isfloat)]
+        lines += [f"{indent}{s}" for s in _update(op.kind, "acc", "v", isfloat, iscomplex)]
         lines.append(f"{indent}out[{out_idx}] = acc")
     result = "out"
     if op.kind == "mean":
@@ -255,7 +262,8 @@ def _arg_source(op: Reduce, node: Apply) -> str:
 def _funcify_reduce(op: Reduce, node: Apply) -> str:
     x = node.inputs[0]
     complex_values = "c" in (x.type.numpy_dtype.kind, node.outputs[0].type.numpy_dtype.kind)  # type: ignore[attr-defined]
-    if complex_values and op.kind not in ("sum", "prod", "mean", "all", "any", "count_nonzero"):
+    complex_kinds = ("sum", "prod", "mean", "all", "any", "count_nonzero", "max", "min")
+    if complex_values and op.kind not in complex_kinds:
         raise Unsupported(f"{op.kind} of complex values")
     if op.kind in ("argmax", "argmin"):
         return _arg_source(op, node)

@@ -243,7 +243,12 @@ def scalar_expr(op: ScalarOp, args: Sequence[str], in_dtypes: Sequence[str], out
         if not isfloat:
             if decimals >= 0:
                 return conv(a[0], comp, out_dtype) if kind == "b" else a[0]
-            raise CodegenUnsupported("round of integers to negative decimals")
+            if kind == "b":
+                raise CodegenUnsupported("round of booleans to negative decimals")
+            # numpy: through float64 (x / 10**-d, rint, * 10**-d), cast back
+            factor = repr(10.0**-decimals)
+            rounded = f"(np.rint(np.float64({a[0]}) / {factor}) * {factor})"
+            return conv(rounded, "float64", out_dtype)
         if decimals == 0:
             return f"np.rint({a[0]})"
         factor = literal(10.0 ** abs(decimals), comp)
@@ -297,13 +302,32 @@ _COMPLEX_UFUNC = {
 }
 
 
+#: scalar ops with numpy's complex semantics in :mod:`~lazygraph.backends.numba.complexmath`
+_COMPLEX_HELPER = {
+    "less": "complex_less",
+    "less_equal": "complex_less_equal",
+    "greater": "complex_greater",
+    "greater_equal": "complex_greater_equal",
+    "maximum": "complex_maximum",
+    "minimum": "complex_minimum",
+    "fmax": "complex_fmax",
+    "fmin": "complex_fmin",
+    "sign": "complex_sign",
+    "rint": "complex_rint",
+    "exp2": "complex_exp2",
+    "expm1": "complex_expm1",
+    "log2": "complex_log2",
+}
+
+
 def _complex_expr(
     op: ScalarOp, args: Sequence[str], in_dtypes: Sequence[str], out_dtype: str
 ) -> str:
-    """Complex operands: arithmetic, conj/real/imag/abs, equality and the
-    transcendental functions Numba implements for complex numbers. Ordering
-    (numpy's lexicographic maximum, sorting comparisons), sign and the
-    rounding family raise :class:`CodegenUnsupported`."""
+    """Complex operands: arithmetic, conj/real/imag/abs, equality, the
+    transcendental functions Numba implements for complex numbers, and
+    numpy's own complex loops (lexicographic ordering, sign, rounding, exp2,
+    expm1, log2) through :mod:`~lazygraph.backends.numba.complexmath`. Other
+    ops raise :class:`CodegenUnsupported`."""
     name = op.name
     comp = _promoted(op, in_dtypes)
     if np.dtype(comp).kind != "c":
@@ -338,6 +362,13 @@ def _complex_expr(
     }
     if name in simple:
         return simple[name].format(*a)
+    if name in _COMPLEX_HELPER:
+        return f"{_COMPLEX_HELPER[name]}({', '.join(a)})"
+    if name == "round":
+        decimals = int(op.params[0]) if op.params else 0
+        if decimals == 0:
+            return f"complex_rint({a[0]})"
+        return f"complex_round({a[0]}, {10.0 ** abs(decimals)!r}, {decimals > 0})"
     if name in ("divide", "reciprocal", "pow"):
         # numpy's complex division and power: helpers matching its edge cases
         if name == "reciprocal":
