@@ -302,22 +302,12 @@ _COMPLEX_UFUNC = {
 }
 
 
-#: scalar ops with numpy's complex semantics in :mod:`~lazygraph.backends.numba.complexmath`
-_COMPLEX_HELPER = {
-    "less": "complex_less",
-    "less_equal": "complex_less_equal",
-    "greater": "complex_greater",
-    "greater_equal": "complex_greater_equal",
-    "maximum": "complex_maximum",
-    "minimum": "complex_minimum",
-    "fmax": "complex_fmax",
-    "fmin": "complex_fmin",
-    "sign": "complex_sign",
-    "rint": "complex_rint",
-    "exp2": "complex_exp2",
-    "expm1": "complex_expm1",
-    "log2": "complex_log2",
-}
+#: scalar ops with numpy's complex semantics: ``complex_<name>`` in
+#: :mod:`~lazygraph.backends.numba.complexmath`
+_COMPLEX_HELPER = frozenset(
+    {"less", "less_equal", "greater", "greater_equal", "maximum", "minimum", "fmax", "fmin"}
+    | {"sign", "rint", "exp2", "expm1", "log2"}
+)
 
 
 def _complex_expr(
@@ -363,7 +353,7 @@ def _complex_expr(
     if name in simple:
         return simple[name].format(*a)
     if name in _COMPLEX_HELPER:
-        return f"{_COMPLEX_HELPER[name]}({', '.join(a)})"
+        return f"complex_{name}({', '.join(a)})"
     if name == "round":
         decimals = int(op.params[0]) if op.params else 0
         if decimals == 0:
