@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 import lazygraph
 import lazygraph.tensor as lt
 from lazygraph.tensor.subtensor import IncSubtensor, Subtensor
-from tests.tensor.harness import ALL, OpCase, arrays, check_case, run, shapes
+from tests.tensor.harness import ALL, OpCase, arrays, check_case, numpy_result, run, shapes
 
 # -- strategies --------------------------------------------------------------------
 
@@ -565,6 +565,46 @@ def test_integer_inputs_have_no_gradient() -> None:
     m = lt.lvector("m")
     gy = grad(lt.sum(lt.set_subtensor(m[1:], lt.cast(x[1:], "int64"))), x)
     np.testing.assert_array_equal(run([x, m], gy, [np.ones(4), np.ones(4, "int64")]), np.zeros(4))
+
+
+@pytest.mark.parametrize(
+    ("dtype", "value"),
+    [
+        ("int8", 128.0),
+        ("int8", -129.5),
+        ("int8", 127.9),
+        ("int8", float("nan")),
+        ("int16", float("-inf")),
+        ("int64", 2.0**63),
+        ("int32", np.int64(2**40)),
+        ("uint8", 300.0),
+        ("uint8", -1.0),
+    ],
+)
+@pytest.mark.parametrize("index", [(), (1,)])
+def test_one_element_increment_stores_through_a_python_int(
+    dtype: str, value: Any, index: tuple[int, ...]
+) -> None:
+    """``x[i] += y`` on one element of a signed integer array with a wider sum:
+    numpy stores the sum through a Python int (OverflowError out of range,
+    ValueError for NaN); unsigned targets wrap."""
+    shape = (3,) * len(index)
+    x = lt.TensorType(dtype, shape)("x")
+    y = lt.as_tensor_variable(np.asarray(value))
+    want, exc_type = numpy_result(
+        lambda a: _np_increment(a, index, np.asarray(value)), np.zeros(shape, dtype)
+    )
+    out = lt.inc_subtensor(x[index], y, ignore_duplicates=True)
+    if exc_type is None:
+        np.testing.assert_array_equal(run([x], out, [np.zeros(shape, dtype)]), want)
+    else:
+        with pytest.raises(exc_type):
+            run([x], out, [np.zeros(shape, dtype)])
+
+
+def _np_increment(a: np.ndarray, index: tuple[int, ...], value: np.ndarray) -> np.ndarray:
+    a[index] += value
+    return a
 
 
 def _needs(*names: str) -> None:

@@ -35,7 +35,7 @@ from lazygraph.tensor.advanced_subtensor import (
     TakeAlongAxis,
 )
 from lazygraph.tensor.indexing import numpy_index
-from lazygraph.tensor.subtensor import IncSubtensor, Subtensor
+from lazygraph.tensor.subtensor import IncSubtensor, Subtensor, is_scalar_access
 
 __all__: list[str] = []
 
@@ -101,6 +101,10 @@ def _subtensor(op: Subtensor, node: Apply, ctx: Context) -> Fn:
 
 @register(IncSubtensor, static=lambda node: _index_positions(node, 2))
 def _inc_subtensor(op: IncSubtensor, node: Apply, ctx: Context) -> Fn:
+    # np.add.at (accumulate) casts back unsafely; x[i] += y goes through a Python int
+    ndim = node.inputs[0].type.ndim  # type: ignore[attr-defined]
+    scalar = not op.accumulate and is_scalar_access(op.idx_list, ndim)
+
     def run(x: Any, y: Any, *values: Any) -> list[Any]:
         idx = numpy_index(op.idx_list, values, basic=True)
         _validate(np.shape(x), idx)
@@ -110,6 +114,8 @@ def _inc_subtensor(op: IncSubtensor, node: Apply, ctx: Context) -> Fn:
         if _wider(y, x):  # numpy adds in the wider type, then casts back
             common = np.result_type(x.dtype, y.dtype)
             total = x[idx].astype(common) + _fit(y, np.shape(x[idx])).astype(common)
+            if scalar and x.dtype.kind == "i" and common.kind in "iuf":
+                _check_python_int(total, x.dtype, str(op), ctx)
             return [x.at[idx].set(_cast(total, x.dtype.name))]
         y = _fit(_cast(y, x.dtype.name), np.shape(x[idx]))
         if x.dtype == jnp.bool_:  # numpy's bool addition is logical or
@@ -117,6 +123,27 @@ def _inc_subtensor(op: IncSubtensor, node: Apply, ctx: Context) -> Fn:
         return [x.at[idx].add(y)]
 
     return run
+
+
+def _check_python_int(total: Any, dtype: Any, what: str, ctx: Context) -> None:
+    """numpy stores one element of a signed integer array (``x[i, j] += y`` with a
+    wider sum) through a Python int: NaN raises ``ValueError``, infinity or a
+    value outside the dtype's range ``OverflowError`` (unsigned targets wrap)."""
+    info = np.iinfo(dtype)
+    if total.dtype.kind == "f":
+        ctx.check(jnp.isnan(total), ValueError, f"{what}: cannot convert float NaN to integer")
+        whole = jnp.trunc(total)
+        # info.max + 1 is a power of two: exact in every float dtype
+        outside = ~((whole >= float(info.min)) & (whole < float(info.max) + 1.0))
+        outside = outside & ~jnp.isnan(total)
+    else:
+        outside = (total < info.min) | (total > info.max)
+    ctx.check(
+        outside,
+        OverflowError,
+        f"{what}: the sum is out of bounds for {np.dtype(dtype).name} (numpy stores one "
+        "element through a Python int)",
+    )
 
 
 def _has_mask(node: Apply, first: int) -> bool:

@@ -34,7 +34,9 @@ from lazygraph.tensor.subtensor import IncSubtensor, Subtensor, is_scalar_access
 __all__ = ["can_broadcast", "index_vector", "int_text", "wrap_index"]
 
 _OPTS = {"cache": True, "error_model": "numpy", "nogil": True}
-_IMPORT = "from lazygraph.backends.numba.subtensor import can_broadcast, wrap_index"
+_IMPORT = (
+    "from lazygraph.backends.numba.subtensor import can_broadcast, python_int_store, wrap_index"
+)
 
 
 @njit(**_OPTS)
@@ -44,6 +46,19 @@ def int_text(v):  # type: ignore[no-untyped-def]
     if v < 0:
         return "-" + str(np.uint64(-(np.int64(v) + 1)) + np.uint64(1))
     return str(np.uint64(v))
+
+
+@njit(**_OPTS)
+def python_int_store(v, lo, hi):  # type: ignore[no-untyped-def]
+    """``v`` (a float or a wider int), which numpy stores into one element of a
+    signed integer array through a Python int: NaN is a ``ValueError``, infinity
+    or a truncated value outside ``[lo, hi)`` an ``OverflowError``."""
+    if v != v:
+        raise ValueError("cannot convert float NaN to integer")
+    w = np.trunc(v) if isinstance(v, float) else v
+    if not (w >= lo and w < hi):
+        raise OverflowError("the sum is out of bounds for the array's integer dtype")
+    return v
 
 
 @njit(**_OPTS)
@@ -214,7 +229,19 @@ def _funcify_inc_subtensor(op: IncSubtensor, node: Apply) -> str:
             lines.append("    yv = y[()]")
             new = "yv"
     if target_ndim == 0:
-        expr, _ = update_expr(mode, f"out[{where}]", "yv", xdt, ydt, str(op))
+        common = np.result_type(xdt, ydt)
+        python_int = np.dtype(xdt).kind == "i" and common != xdt and common.kind in "iuf"
+        if scalar and mode == "inc" and python_int and not op.accumulate:
+            # numpy stores the wider sum through a Python int (errors out of range)
+            info = np.iinfo(xdt)
+            total = f"{conv(f'out[{where}]', xdt, common.name)} + {conv('yv', ydt, common.name)}"
+            lo, hi = (float(info.min), float(info.max) + 1.0)
+            if common.kind != "f":
+                lo, hi = (int(info.min), int(info.max) + 1)
+            lines.append(f"    total = python_int_store({total}, {lo!r}, {hi!r})")
+            expr = conv("total", common.name, xdt)
+        else:
+            expr, _ = update_expr(mode, f"out[{where}]", "yv", xdt, ydt, str(op))
         lines += [f"    out[{where}] = {expr}", "    return (out,)"]
         return "\n".join(lines) + "\n"
     lines.append(f"    v = out[{where}]")
