@@ -89,3 +89,22 @@ def test_outputs_are_writable_and_never_shared():
     np.testing.assert_array_equal(outs[1], [0.0, 2.0, 4.0])
     np.testing.assert_array_equal(value, [0.0, 1.0, 2.0])
     np.testing.assert_array_equal(fn(value)[3], np.ones(3))
+
+
+def test_a_host_copy_is_handed_out_writable_without_copying():
+    """A GPU result's host copy is wrapped by jax in an object numpy will not
+    make writable: it is handed out as a writable view of the same memory,
+    which keeps the copy alive."""
+    from lazygraph.backends.jax.linker import _own_host_copy
+
+    source = np.frombuffer(bytearray(np.arange(6.0).tobytes()), dtype=np.float64).reshape(2, 3)
+    source.flags.writeable = False
+    assert source.base is not None
+    out = _own_host_copy(source)
+    assert out.flags.writeable and np.shares_memory(out, source)
+    del source
+    out[0, 0] = -1.0
+    np.testing.assert_array_equal(out, [[-1.0, 1.0, 2.0], [3.0, 4.0, 5.0]])
+    owned = np.arange(3.0)
+    owned.flags.writeable = False
+    assert _own_host_copy(owned) is owned and owned.flags.writeable
