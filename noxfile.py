@@ -80,7 +80,7 @@ BACKEND_SUITES: dict[str, tuple[str, ...]] = {
 }
 
 OP_TABLE_DIRS = ("tests/tensor", "tests/numpy_api")
-OP_TABLE_BACKENDS = ("numba",)
+OP_TABLE_BACKENDS = ("numba", "jax")
 #: test files per pytest run of the op table on a compiled backend
 OP_TABLE_FILES_PER_RUN = 6
 

@@ -19,7 +19,9 @@ from tests.numpy_api.namespace_harness import (
     materialize,
     unary_args,
 )
-from tests.tensor.harness import FLOATS, INTS, arrays
+from tests.tensor.harness import BACKEND, FLOATS, INTS, arrays
+
+JAX = BACKEND == "jax"
 
 UNARY = [
     "absolute", "arccos", "arccosh", "arcsin", "arcsinh", "arctan", "arctanh", "invert",
@@ -185,4 +187,8 @@ def test_interp(data: st.DataObject) -> None:
     x = data.draw(st.one_of(array_args(("float64", "int8")), st.floats(-5, 5)))
     x = data.draw(st.sampled_from([x, xp[0], xp[-1]]))
     lr = data.draw(st.sampled_from([(None, None), (-1.0, 2.0)]))
-    check(lnp.interp, np.interp, x, xp, fp, *lr, signed_zeros=False)
+    # XLA (jax backend) computes slope * (x - x0) + f0 as one fused multiply-add:
+    # where numpy's two roundings cancel to 0 it can leave one ulp of f0.
+    scale = float(np.max(np.abs(fp[np.isfinite(fp)]), initial=0.0))
+    atol = 4 * np.finfo(float).eps * scale if JAX else 0.0
+    check(lnp.interp, np.interp, x, xp, fp, *lr, signed_zeros=False, atol=atol)

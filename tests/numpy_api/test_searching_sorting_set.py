@@ -192,9 +192,11 @@ def test_bincount_digitize(data: st.DataObject) -> None:
 @settings(max_examples=ROW_EXAMPLES, deadline=None)
 @given(a=few_values, b=few_values)
 def test_set_operations_1d(a: np.ndarray, b: np.ndarray) -> None:
-    check(lnp.union1d, np.union1d, a, b)
-    check(lnp.intersect1d, np.intersect1d, a, b)
-    check(lnp.setdiff1d, np.setdiff1d, a, b)
+    # Which of 0.0 and -0.0 numpy keeps is the order its sort leaves equal keys
+    # in, which depends on the CPU's SIMD sort: not compared.
+    check(lnp.union1d, np.union1d, a, b, signed_zeros=False)
+    check(lnp.intersect1d, np.intersect1d, a, b, signed_zeros=False)
+    check(lnp.setdiff1d, np.setdiff1d, a, b, signed_zeros=False)
 
 
 @settings(max_examples=ROW_EXAMPLES, deadline=None)

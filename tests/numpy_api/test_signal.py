@@ -16,7 +16,7 @@ import lazygraph.numpy as lnp
 import lazygraph.tensor as lt
 from lazygraph.gradient import verify_grad
 from tests.numpy_api.namespace_harness import check, materialize
-from tests.tensor.harness import arrays, elements
+from tests.tensor.harness import BACKEND, arrays, elements
 
 EXAMPLES = 30
 SIGNAL_DTYPES = ("bool", "int8", "int64", "uint8", "float32", "float64", "complex128")
@@ -145,7 +145,10 @@ def test_histogram_of_computed_data() -> None:
         got = materialize(lnp.histogram(x, bins=bins))
         want = np.histogram(np.exp(data), bins=bins)
         np.testing.assert_array_equal(got[0], want[0])
-        np.testing.assert_array_equal(got[1], want[1])
+        if BACKEND == "jax":  # XLA divides by the bin count as a multiply by 1/bins
+            np.testing.assert_allclose(got[1], want[1], rtol=4 * np.finfo(float).eps)
+        else:
+            np.testing.assert_array_equal(got[1], want[1])
     same = lnp.full(4, 2.0) * lnp.asarray(np.ones(4))  # min == max
     np.testing.assert_array_equal(materialize(lnp.histogram(same, 2))[1], [1.5, 2.0, 2.5])
 
