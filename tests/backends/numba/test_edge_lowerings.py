@@ -179,3 +179,46 @@ def test_round_of_integers_to_negative_decimals():
     got, want = _both([x], lt.round(x, -1), [values])
     np.testing.assert_array_equal(got, want)
     assert got.dtype == want.dtype == np.int64
+
+
+@pytest.mark.filterwarnings("error::lazygraph.backends.numba.linker.NumbaFallbackWarning")
+@pytest.mark.parametrize("dtype", ["complex64", "complex128"])
+@pytest.mark.parametrize("name", ["var", "std"])
+@pytest.mark.parametrize("axis", [None, 0, 1])
+@pytest.mark.parametrize("ddof", [0, 1, 9])
+def test_complex_var_and_std(name, dtype, axis, ddof):
+    """Mean of |x - mean|**2 (a real result), special values and empty rows too."""
+    z = lt.tensor(dtype, (None, None), name="z")
+    grid = COMPLEX_GRID.reshape(9, 9).astype(dtype)
+    out = getattr(lt, name)(z, axis=axis, ddof=ddof)
+    rtol = 1e-5 if dtype == "complex64" else 1e-12
+    for value in (grid, grid[:, :0], np.abs(grid[1:4, 2:5]).astype(dtype)):
+        with np.errstate(all="ignore"):
+            got, want = _both([z], out, [value])
+        assert got.dtype == want.dtype
+        np.testing.assert_allclose(got, want, rtol=rtol, equal_nan=True)
+
+
+@pytest.mark.filterwarnings("error::lazygraph.backends.numba.linker.NumbaFallbackWarning")
+@pytest.mark.parametrize("dtype", ["float64", "float32", "int64", "int8", "bool"])
+@pytest.mark.parametrize("fn", [lt.cumsum, lt.cumprod], ids=["cumsum", "cumprod"])
+def test_complex_scan_in_a_real_dtype_keeps_the_real_part(fn, dtype):
+    z = lt.zmatrix("z")
+    value = np.array([[1.5 + 2j, -2.25 - 1j, 3 + 0.5j], [0.5 - 7j, 2 + 1j, -1.5]])
+    got, want = _both([z], fn(z, axis=1, dtype=dtype), [value])
+    assert got.dtype == want.dtype
+    np.testing.assert_array_equal(got, want)
+
+
+@pytest.mark.filterwarnings("error::lazygraph.backends.numba.linker.NumbaFallbackWarning")
+@pytest.mark.parametrize("value_dtype", ["bool", "int8", "uint64", "float32", "complex64"])
+def test_where_with_a_complex_condition(value_dtype):
+    """Only the condition is complex: the branches keep their own result type
+    (the kernel converted them to complex128 first, which does not cast back)."""
+    c, x = lt.zvector("c"), lt.tensor(value_dtype, (None,), name="x")
+    y = lt.tensor("int8", (), name="y")
+    cond = np.array([0, 1j, -0.0, np.nan, complex(0, -0.0)])
+    values = [cond, np.arange(5).astype(value_dtype), np.array(-3, np.int8)]
+    got, want = _both([c, x, y], lt.where(c, x, y), values)
+    assert got.dtype == want.dtype
+    np.testing.assert_array_equal(got, want)

@@ -560,3 +560,18 @@ def test_sum_sum_keeps_a_different_accumulator() -> None:
     x = lt.tensor("int8", (None, None), "x")
     out = lt.sum(lt.sum(x, axis=0, dtype="int8"), axis=0)  # int8 wraps, then int64
     assert sum(isinstance(op, Reduce) for op in ops_in(rewritten([x], out))) == 2
+
+
+@pytest.mark.parametrize("marker", ["zero_grad", "disconnected_grad", "undefined_grad"])
+def test_gradient_markers_are_removed(marker: str) -> None:
+    from lazygraph import gradient
+
+    x = lt.dvector("x")
+    out = getattr(gradient, marker)(x) * 2.0
+    assert_graph(rewritten([x], out), x * 2.0)
+    value = np.array([1.0, -0.0, np.nan])
+    fn = lazygraph.function([x], [out, getattr(gradient, marker)(x)])
+    got = fn(value)
+    np.testing.assert_array_equal(got[0], value * 2.0)
+    got[1][0] = 5.0  # an output that is the input is a copy of it
+    assert value[0] == 1.0

@@ -18,7 +18,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from lazygraph.backends.numba.dispatch import JIT, Unsupported, numba_funcify
+from lazygraph.backends.numba.dispatch import JIT, numba_funcify
 from lazygraph.backends.numba.scalar import conv
 from lazygraph.graph.basic import Apply
 from lazygraph.tensor.cumulative import CumOp
@@ -56,8 +56,7 @@ def scan_axis(src, dst, is_sum, exclusive, reverse):  # type: ignore[no-untyped-
 def _funcify_cumop(op: CumOp, node: Apply) -> str:
     x = node.inputs[0]
     ndim, src_dtype = x.type.ndim, x.type.dtype  # type: ignore[attr-defined]
-    if np.dtype(src_dtype).kind == "c" and np.dtype(op.dtype).kind != "c":
-        raise Unsupported("a complex scan in a real dtype")
+    # a complex input scanned in a real dtype keeps its real part, as numpy casts
     out = "np.bool_" if op.dtype == "bool" else f"np.{op.dtype}"
     # numpy casts each element to the accumulation dtype first (then one
     # compiled scan per accumulation dtype serves every input dtype)

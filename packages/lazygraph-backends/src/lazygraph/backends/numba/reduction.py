@@ -263,6 +263,7 @@ def _funcify_reduce(op: Reduce, node: Apply) -> str:
     x = node.inputs[0]
     complex_values = "c" in (x.type.numpy_dtype.kind, node.outputs[0].type.numpy_dtype.kind)  # type: ignore[attr-defined]
     complex_kinds = ("sum", "prod", "mean", "all", "any", "count_nonzero", "max", "min")
+    complex_kinds += ("var", "std")  # |x - mean|**2 in _rowwise_source
     if complex_values and op.kind not in complex_kinds:
         raise Unsupported(f"{op.kind} of complex values")
     if op.kind in ("argmax", "argmin"):
@@ -326,7 +327,8 @@ def _rowwise_source(op: Reduce, node: Apply, parallel: bool = False) -> str:
             f"        acc = {zero}",
             "        for j in range(n):",
             f"            acc += {read}",
-            "        mean = acc / n",
+            # Numba's complex division by zero raises; numpy's mean of nothing is NaN
+            f"        mean = acc / n if n > 0 else {literal(np.nan, calc)}",
             f"        ss = {literal(0, out_dtype)}",
             "        for j in range(n):",
             f"            d = {read} - mean",

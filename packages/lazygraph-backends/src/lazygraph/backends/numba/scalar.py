@@ -320,6 +320,9 @@ def _complex_expr(
     ops raise :class:`CodegenUnsupported`."""
     name = op.name
     comp = _promoted(op, in_dtypes)
+    if name == "where" and np.dtype(comp).kind != "c":  # only the condition is complex
+        x, y = (conv(v, d, comp) for v, d in zip(args[1:], in_dtypes[1:], strict=True))
+        return f"({x} if {args[0]} != 0 else {y})"
     if np.dtype(comp).kind != "c":
         comp = out_dtype if np.dtype(out_dtype).kind == "c" else "complex128"
     promoted = set(op.row.promoted_inputs())

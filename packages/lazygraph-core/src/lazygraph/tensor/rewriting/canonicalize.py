@@ -38,6 +38,7 @@ from typing import Any
 
 import numpy as np
 
+from lazygraph.gradient.types import DisconnectedGrad, UndefinedGrad, ZeroGrad
 from lazygraph.graph.basic import Apply, Constant, Variable
 from lazygraph.graph.fg import FunctionGraph
 from lazygraph.rewriting.basic import NodeRewriter, node_rewriter
@@ -519,3 +520,17 @@ def elemwise_lift_dimshuffle(fgraph: FunctionGraph, node: Apply) -> list[Variabl
 
 
 register_canonicalize(elemwise_lift_dimshuffle)
+
+
+# -- gradient markers ----------------------------------------------------------------
+
+
+@node_rewriter([ZeroGrad, DisconnectedGrad, UndefinedGrad])
+def remove_gradient_marker(fgraph: FunctionGraph, node: Apply) -> list[Variable] | None:
+    """zero_grad(x) -> x, and so for disconnected_grad and undefined_grad: the
+    markers only steer ``grad``, which has run before a graph is compiled; in
+    the compiled graph each is an identity that no backend needs to lower."""
+    return [node.inputs[0]]
+
+
+register_canonicalize(remove_gradient_marker)
