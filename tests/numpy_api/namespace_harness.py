@@ -110,16 +110,6 @@ def _compare(
     )
 
 
-def _flush(value: Any) -> Any:
-    """``value`` with subnormal floats in its arrays (also inside lists and
-    tuples) replaced by zeros, as XLA reads them."""
-    if isinstance(value, list | tuple):
-        return type(value)(_flush(v) for v in value)
-    if isinstance(value, np.ndarray):
-        return flush_subnormals([value])[0]
-    return value
-
-
 def check(
     lazy_fn: Callable[..., Any],
     numpy_fn: Callable[..., Any],
@@ -135,7 +125,7 @@ def check(
     ``signed_zeros`` also compares the sign of zero results. On the jax backend
     subnormal array arguments become zeros first (XLA reads them as zeros)."""
     if BACKEND == "jax":
-        args = tuple(_flush(a) for a in args)
+        args = tuple(flush_subnormals(args))
     expected, exc_type = numpy_reference(numpy_fn, args, kwargs)
     if exc_type is not None:
         try:

@@ -213,9 +213,13 @@ class OpCase:
 
 def flush_subnormals(values: Sequence[Any]) -> list[Any]:
     """``values`` with subnormal floats replaced by zeros of the same sign, as XLA
-    on the CPU reads them (used for the jax backend)."""
-    out = []
+    on the CPU reads them (used for the jax backend). Arrays are flushed, also
+    inside lists and tuples; other values are kept."""
+    out: list[Any] = []
     for v in values:
+        if isinstance(v, list | tuple):
+            out.append(type(v)(flush_subnormals(v)))
+            continue
         a = np.asarray(v)
         if a.dtype.kind == "f":
             a = np.where(np.abs(a) < np.finfo(a.dtype).tiny, np.copysign(0, a), a).astype(a.dtype)
