@@ -89,6 +89,53 @@ def test_blocked_evaluation_matches_python(threads, shape, pattern, dtype, seed)
     np.testing.assert_array_equal(got[0], want)
 
 
+@pytest.mark.parametrize("threads", [1, 2])
+@settings(max_examples=25, deadline=None)
+@given(
+    case=st.sampled_from(
+        [
+            ((5,), (0,)),
+            ((3, 7), (1,)),
+            ((3, 7), (0,)),
+            ((9000, 4), (1,)),
+            ((4, 9000), (1,)),
+            ((2, 3, 4), (0, 2)),
+            ((0, 4), (1,)),
+            ((4, 0), (1,)),
+        ]
+    ),
+    keepdims=st.booleans(),
+    dtype=st.sampled_from(["float32", "float64"]),
+    seed=st.integers(0, 2**16),
+)
+def test_logsumexp_in_blocks_matches_python(threads, case, keepdims, dtype, seed):
+    """Rows in blocks, any reduced axes, NaN, +inf and all--inf rows included."""
+    shape, axes = case
+    rng = np.random.default_rng(seed)
+    a = (rng.standard_normal(shape) * 300).astype(dtype)
+    if a.size > 3:
+        a.flat[rng.integers(a.size)] = np.nan
+        a.flat[rng.integers(a.size)] = np.inf
+        a.flat[rng.integers(a.size)] = -np.inf
+    if a.ndim > 1 and a.size:
+        a[0] = -np.inf
+    x = lt.tensor(dtype, (None,) * len(shape), name="x")
+    node = lt.logsumexp(x, axis=axes, keepdims=keepdims).owner
+    with config.change(num_threads=threads):
+        (got,) = blocked_runner(node)([a])
+    want = lazygraph.function([x], node.outputs[0], mode=PYTHON)(a)
+    assert got.shape == want.shape and got.dtype == want.dtype
+    rtol = 1e-5 if dtype == "float32" else 1e-12
+    np.testing.assert_allclose(got, want, rtol=rtol, equal_nan=True)
+
+
+def test_only_float_logsumexp_reductions_are_blocked():
+    x, i = lt.dmatrix("x"), lt.lmatrix("i")
+    assert blocked_runner(lt.logsumexp(x, axis=1).owner) is not None
+    assert blocked_runner(lt.logsumexp(i, axis=1).owner) is None
+    assert blocked_runner(lt.max(x, axis=1).owner) is None
+
+
 def test_chooser_tries_both_then_keeps_the_faster():
     calls = []
 
@@ -147,6 +194,29 @@ def test_parallel_loops_with_and_without_broadcasting(monkeypatch, other_shape, 
         got = lazygraph.function([x, y], outs, mode=NUMBA)(a, b)
     for g, w in zip(got, want, strict=True):  # sums: numpy adds pairwise
         np.testing.assert_allclose(g, w, rtol=1e-12, atol=1e-12)
+
+
+def test_large_logsumexp_matches_python_on_both_paths(monkeypatch):
+    """The first large calls alternate between the row kernel and the blocks."""
+    choosers = []
+    run = Chooser.run
+
+    def recording(self, values, kernel):
+        choosers.append(self)
+        return run(self, values, kernel)
+
+    monkeypatch.setattr(Chooser, "run", recording)
+    x = lt.dmatrix("x")
+    out = lt.logsumexp(x, axis=1)
+    value = np.random.default_rng(5).standard_normal((400, 90)) * 50
+    value[3] = -np.inf
+    value[7, 2] = np.nan
+    want = lazygraph.function([x], out, mode=PYTHON)(value)
+    fn = lazygraph.function([x], out, mode=NUMBA)
+    for _ in range(2 * Chooser.TRIALS + 2):
+        np.testing.assert_allclose(fn(value), want, rtol=1e-12)
+    assert choosers and choosers[0].choice is not None
+    assert all(len(t) == Chooser.TRIALS for t in choosers[0].times.values())
 
 
 def test_a_graph_with_a_blocked_node_stays_a_kernel_loop(monkeypatch):

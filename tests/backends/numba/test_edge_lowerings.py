@@ -5,6 +5,8 @@ python backend (numpy)."""
 
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 import pytest
 
@@ -15,7 +17,9 @@ from tests.backends.numba.test_numba_backend import NUMBA, both
 import lazygraph
 import lazygraph.tensor as lt
 from lazygraph.backends.numba.helpers import complex_reciprocal, complex_tanh
+from lazygraph.backends.numba.linker import NumbaFallbackWarning
 from lazygraph.configuration import config
+from lazygraph.graph.basic import Apply, Op
 
 pytestmark = pytest.mark.backend("numba")
 
@@ -222,3 +226,105 @@ def test_where_with_a_complex_condition(value_dtype):
     got, want = _both([c, x, y], lt.where(c, x, y), values)
     assert got.dtype == want.dtype
     np.testing.assert_array_equal(got, want)
+
+
+@pytest.mark.filterwarnings("error::lazygraph.backends.numba.linker.NumbaFallbackWarning")
+@pytest.mark.parametrize("dtype", ["complex64", "complex128"])
+@pytest.mark.parametrize("name", ["argmax", "argmin"])
+@pytest.mark.parametrize("axis", [None, 0, 1])
+def test_complex_argmax_and_argmin(name, dtype, axis):
+    """numpy's lexicographic order; the first value with a NaN part is the answer."""
+    z = lt.tensor(dtype, (None, None), name="z")
+    rng = np.random.default_rng(0)
+    shuffled = rng.permutation(COMPLEX_GRID).reshape(9, 9).astype(dtype)
+    ties = np.array([[1 + 2j, 1 + 3j, 1 + 3j, -5j], [2, 2, 2, 2]], dtype)
+    for keepdims in (False, True):
+        out = getattr(lt, name)(z, axis=axis, keepdims=keepdims)
+        for value in (shuffled, ties, shuffled[:, 1:2], np.abs(shuffled[1:4]).astype(dtype)):
+            got, want = _both([z], out, [value])
+            assert got.shape == want.shape
+            np.testing.assert_array_equal(got, want)
+
+
+@pytest.mark.parametrize("index", [(), (slice(None),), (1,)], ids=["0d", "slice", "element"])
+def test_increment_of_int64_by_uint64_adds_in_float64(index):
+    """numpy's int64 + uint64 is float64: 2**53 + 1 rounds to 2**53 before the store
+    (Numba added the two integers exactly)."""
+    shape = () if index == () else (3,)
+    x, y = lt.tensor("int64", shape, name="x"), lt.tensor("uint64", shape, name="y")
+    values = [np.full(shape, 2**53, np.int64), np.ones(shape, np.uint64)]
+    out = lt.inc_subtensor(x[index], y[index])
+    got, want = _both([x, y], out, values)
+    expected = values[0].copy()
+    np.add.at(expected, index, values[1][index])
+    np.testing.assert_array_equal(want, expected)
+    np.testing.assert_array_equal(got, expected)
+
+
+@pytest.mark.filterwarnings("error::lazygraph.backends.numba.linker.NumbaFallbackWarning")
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("name", ["max", "min"])
+@pytest.mark.parametrize("axis", [-1, (1, 2), None, 0])
+def test_float_max_and_min_of_rows(name, dtype, axis):
+    """The row kernels' four accumulators: a NaN, an infinity or the extreme at
+    every position of rows of every length up to 9, against the python backend."""
+    rng = np.random.default_rng(11)
+    for n in range(1, 10):
+        base = rng.standard_normal((3, 2 * n, n)).astype(dtype)
+        for position in range(n):
+            value = base.copy()
+            value[0, :, position] = np.nan
+            value[1, :, position] = 100.0 if name == "max" else -100.0
+            value[2, 1, position] = -np.inf if name == "max" else np.inf
+            value[2, 0, :] = np.inf if name == "max" else -np.inf
+            z = lt.tensor(dtype, (None, None, None), name="z")
+            for keepdims in (False, True):
+                out = getattr(lt, name)(z, axis=axis, keepdims=keepdims)
+                got, want = _both([z], out, [value])
+                assert got.shape == want.shape and got.dtype == want.dtype
+                np.testing.assert_array_equal(got, want)
+
+
+@pytest.mark.parametrize("axis", [-1, (1, 2)])
+def test_float_max_of_rows_in_parallel(monkeypatch, axis):
+    """The multithreaded row kernel (a prange over the kept axis)."""
+    from lazygraph.backends.numba import linker
+
+    monkeypatch.setattr(linker, "PARALLEL_MIN_SIZE", 64)
+    z = lt.tensor("float64", (None, None, None), name="z")
+    value = np.random.default_rng(12).standard_normal((40, 3, 7))
+    value[5, 1, 3] = np.nan
+    with config.change(num_threads=2):
+        for out in (lt.max(z, axis=axis), lt.min(z, axis=axis, keepdims=True)):
+            got, want = _both([z], out, [value])
+            np.testing.assert_array_equal(got, want)
+
+
+class _StoresAScalar(Op):
+    """A user Op whose ``perform`` stores a numpy scalar for a 0-d output."""
+
+    __props__ = ()
+
+    def make_node(self, x):
+        x = lt.as_tensor_variable(x)
+        return Apply(self, [x], [x.type()])
+
+    def perform(self, node, inputs, output_storage):
+        output_storage[0][0] = inputs[0][()] * 2
+
+
+@pytest.mark.parametrize("dtype", ["complex128", "float32", "int64"])
+def test_a_perform_storing_a_numpy_scalar_feeds_the_next_kernel(dtype):
+    """The next node's kernel gets a 0-d array (it raised a TypingError and
+    fell back to perform too)."""
+    from lazygraph.backends.numba import linker
+
+    x = lt.tensor(dtype, (), name="x")
+    out = lt.exp(_StoresAScalar()(x)) * x
+    linker._warned.clear()
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        got, want = _both([x], out, [np.array(1.5).astype(dtype)])
+    np.testing.assert_allclose(got, want, rtol=1e-6)
+    fallbacks = [str(w.message) for w in caught if issubclass(w.category, NumbaFallbackWarning)]
+    assert fallbacks and all("_StoresAScalar" in m for m in fallbacks), fallbacks

@@ -34,6 +34,7 @@ import numpy as np
 
 from lazygraph.graph.basic import Apply
 from lazygraph.tensor.elemwise import Elemwise
+from lazygraph.tensor.reduction import Reduce
 from lazygraph.tensor.scalar import ScalarOp
 from lazygraph.tensor.scalar.composite import Composite
 
@@ -84,8 +85,11 @@ def blocked_runner(node: Apply) -> Runner | None:
     """A blocked numpy evaluation of ``node`` (a list of its outputs from a list
     of its inputs), or None when it has no transcendental op or is not a float
     node. An output the node computes in place is written into its input block
-    by block: each block is read whole before it is written."""
+    by block: each block is read whole before it is written. A float
+    ``logsumexp`` reduction is evaluated a block of rows at a time."""
     op = node.op
+    if isinstance(op, Reduce):
+        return _logsumexp_runner(node)
     if not isinstance(op, Elemwise):
         return None
     if not any(name in TRANSCENDENTAL for name in _scalar_names(op.scalar_op)):
@@ -112,26 +116,78 @@ def blocked_runner(node: Apply) -> Runner | None:
             inputs[inplace[j]] if j in inplace else np.empty(shape, d)
             for j, d in enumerate(out_dtypes)
         ]
-        rows = shape[0]
-        if rows == 0 or math.prod(shape) == 0:
-            return outs
-        step = max(1, BLOCK // max(1, math.prod(shape[1:])))
-        starts = range(0, rows, step)
-        workers = _pool_size()
-        if workers <= 1 or len(starts) < 2 * workers:
-            for lo in starts:
-                block(inputs, outs, lo, min(lo + step, rows))
-            return outs
-        # contiguous runs of blocks, one per thread
-        per = -(-len(starts) // workers)
-
-        def run_part(k: int) -> None:
-            for lo in starts[k * per : (k + 1) * per]:
-                block(inputs, outs, lo, min(lo + step, rows))
-
-        for future in [_pool().submit(run_part, k) for k in range(workers)]:
-            future.result()
+        if math.prod(shape) > 0:
+            _in_blocks(shape[0], math.prod(shape[1:]), lambda lo, hi: block(inputs, outs, lo, hi))
         return outs
+
+    return run
+
+
+def _in_blocks(rows: int, row_size: int, block: Callable[[int, int], None]) -> None:
+    """``block(lo, hi)`` over ``range(rows)`` in blocks of about :data:`BLOCK`
+    elements (rows of ``row_size``), contiguous runs of blocks shared among the
+    threads (numpy releases the GIL inside its loops)."""
+    step = max(1, BLOCK // max(1, row_size))
+    starts = range(0, rows, step)
+    workers = _pool_size()
+    if workers <= 1 or len(starts) < 2 * workers:
+        for lo in starts:
+            block(lo, min(lo + step, rows))
+        return
+    per = -(-len(starts) // workers)
+
+    def run_part(k: int) -> None:
+        for lo in starts[k * per : (k + 1) * per]:
+            block(lo, min(lo + step, rows))
+
+    for future in [_pool().submit(run_part, k) for k in range(workers)]:
+        future.result()
+
+
+def _logsumexp_runner(node: Apply) -> Runner | None:
+    """logsumexp of a float array, a block of rows at a time: the reduced axes
+    are moved last and flattened (a copy unless they already are), then per
+    block the row maxima, ``exp(x - max)`` in numpy's SIMD loop into a block-sized
+    buffer, its row sums (numpy's pairwise sum) and ``log(sum) + max``: the
+    python backend's recipe, each block staying in cache. A kernel calls libm's
+    scalar ``exp`` per element instead (2000x5000 float64: 55 ms in the kernel,
+    25 ms in numpy's four passes over memory, on a 2-core AMD EPYC)."""
+    op = node.op
+    assert isinstance(op, Reduce)
+    dtype = node.inputs[0].type.dtype  # type: ignore[attr-defined]
+    if op.kind != "logsumexp" or dtype not in ("float32", "float64"):
+        return None
+    if node.outputs[0].type.dtype != dtype:  # type: ignore[attr-defined]
+        return None
+    ndim = node.inputs[0].type.ndim  # type: ignore[attr-defined]
+    axes = list(op.axis)
+    kept = [k for k in range(ndim) if k not in axes]
+    if ndim == 0:
+        return None
+
+    def run(inputs: Sequence[Any]) -> list[Any]:
+        (x,) = inputs
+        rows = math.prod(x.shape[k] for k in kept)
+        cols = math.prod(x.shape[k] for k in axes)
+        y = x.transpose(kept + axes).reshape(rows, cols)
+        out = np.empty(rows, dtype)
+        if cols == 0:
+            out[:] = -np.inf
+        elif rows:
+
+            def block(lo: int, hi: int) -> None:
+                # (numpy's error state is per thread: set here, in the worker)
+                with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+                    part = y[lo:hi]
+                    shift = np.max(part, axis=1, keepdims=True)
+                    shift[~np.isfinite(shift)] = 0
+                    t = np.subtract(part, shift)
+                    np.exp(t, out=t)
+                    out[lo:hi] = np.log(t.sum(axis=1)) + shift[:, 0]
+
+            _in_blocks(rows, cols, block)
+        shape = [1 if k in axes else x.shape[k] for k in range(ndim)] if op.keepdims else None
+        return [out.reshape(shape if shape is not None else [x.shape[k] for k in kept])]
 
     return run
 

@@ -44,6 +44,8 @@ __all__ = [
     "reshape_target",
     "reshaped",
     "right_shift",
+    "row_max",
+    "row_min",
     "sigmoid",
     "signbit",
     "softplus",
@@ -160,6 +162,75 @@ def nan_min(a, b):  # type: ignore[no-untyped-def]
     if a <= b or a != a:
         return a
     return b
+
+
+# The max / min of a float row, as numpy's reduction gives it (the first NaN if
+# there is one). Four independent accumulators updated by selects, not a branch
+# per element: LLVM turns the loop into vector compares and blends (2000x5000
+# float64 on a 2-core AMD EPYC: 2.4 ms, numpy 2.4 ms; one accumulator with a
+# NaN test per element, 26 ms). Rows are never empty (max has no identity).
+
+
+@njit(**_OPTS)
+def _first_nan(a):  # type: ignore[no-untyped-def]
+    for i in range(a.shape[0]):
+        if a[i] != a[i]:
+            return a[i]
+    return a[0]
+
+
+@njit(**_OPTS)
+def row_max(a):  # type: ignore[no-untyped-def]
+    """numpy's ``max`` of the non-empty 1-d float array ``a``."""
+    n = a.shape[0]
+    m0 = m1 = m2 = m3 = a[0]
+    nan = False
+    i = 0
+    while i + 4 <= n:
+        v0, v1, v2, v3 = a[i], a[i + 1], a[i + 2], a[i + 3]
+        m0 = v0 if v0 > m0 else m0
+        m1 = v1 if v1 > m1 else m1
+        m2 = v2 if v2 > m2 else m2
+        m3 = v3 if v3 > m3 else m3
+        nan |= (v0 != v0) | (v1 != v1) | (v2 != v2) | (v3 != v3)
+        i += 4
+    while i < n:
+        v = a[i]
+        m0 = v if v > m0 else m0
+        nan |= v != v
+        i += 1
+    if nan:
+        return _first_nan(a)
+    m0 = m1 if m1 > m0 else m0
+    m2 = m3 if m3 > m2 else m2
+    return m2 if m2 > m0 else m0
+
+
+@njit(**_OPTS)
+def row_min(a):  # type: ignore[no-untyped-def]
+    """numpy's ``min`` of the non-empty 1-d float array ``a``."""
+    n = a.shape[0]
+    m0 = m1 = m2 = m3 = a[0]
+    nan = False
+    i = 0
+    while i + 4 <= n:
+        v0, v1, v2, v3 = a[i], a[i + 1], a[i + 2], a[i + 3]
+        m0 = v0 if v0 < m0 else m0
+        m1 = v1 if v1 < m1 else m1
+        m2 = v2 if v2 < m2 else m2
+        m3 = v3 if v3 < m3 else m3
+        nan |= (v0 != v0) | (v1 != v1) | (v2 != v2) | (v3 != v3)
+        i += 4
+    while i < n:
+        v = a[i]
+        m0 = v if v < m0 else m0
+        nan |= v != v
+        i += 1
+    if nan:
+        return _first_nan(a)
+    m0 = m1 if m1 < m0 else m0
+    m2 = m3 if m3 < m2 else m2
+    return m2 if m2 < m0 else m0
 
 
 @njit(**_OPTS)

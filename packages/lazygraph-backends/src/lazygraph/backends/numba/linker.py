@@ -117,11 +117,12 @@ def _op_label(op: Any) -> str:
 def _warn_fallback(node: Apply, why: str) -> None:
     if config.on_unsupported == "raise":
         raise NotImplementedError(f"numba backend: cannot lower {node.op}: {why}")
-    label = _op_label(node.op)
+    # once per Op and reason: argmax of complex values and a float16 sum are two
+    label = f"{_op_label(node.op)} ({why})"
     if label not in _warned:
         _warned.add(label)
         warnings.warn(
-            f"numba backend: no lowering for {label} ({why}); running its python perform",
+            f"numba backend: no lowering for {label}; running its python perform",
             NumbaFallbackWarning,
             stacklevel=4,
         )
@@ -599,6 +600,18 @@ def _whole_graph(
     return run
 
 
+def _as_array(value: Any, var: Variable) -> Any:
+    """A ``perform`` result as the kernels after it take it: a scalar (a user
+    Op's ``perform`` may store ``a + 1j * b`` of 0-d arrays, a numpy scalar) as a
+    0-d array of its variable's dtype."""
+    dtype = getattr(var.type, "dtype", None)
+    if dtype is None or isinstance(value, np.ndarray):
+        return value
+    if isinstance(value, (np.generic, bool, int, float, complex)):
+        return np.asarray(value, dtype=dtype)
+    return value
+
+
 def _numba_errors() -> tuple[type[BaseException], ...]:
     from numba.core.errors import NumbaError
 
@@ -673,7 +686,7 @@ def _node_by_node(
             if kernel is None:
                 cells: list[list[Any]] = [[None] for _ in outs]
                 node.op.perform(node, in_values, cells)
-                results = [c[0] for c in cells]
+                results = [_as_array(c[0], o) for c, o in zip(cells, node.outputs, strict=True)]
             for slot, value in zip(outs, results, strict=True):
                 values[slot] = value
         if check and complete:

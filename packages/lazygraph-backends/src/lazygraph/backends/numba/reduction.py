@@ -7,7 +7,8 @@ inner loops; otherwise the output array itself is the accumulator. max/min
 propagate NaN as numpy does; argmax/argmin return the first NaN's index, like
 numpy. Zero-size reductions without identity raise numpy's ``ValueError``.
 Complex inputs reduce with sum, prod, mean, all, any, count_nonzero, var and
-std; logsumexp and the complex orderings (max/min/argmax/argmin) run through ``perform``.
+std, max, min, argmax and argmin (numpy's lexicographic order); logsumexp of
+complex values runs through ``perform``.
 
 >>> import lazygraph.tensor as lt
 >>> node = lt.sum(lt.tensor("float64", (None, None)), axis=1).owner
@@ -176,7 +177,56 @@ def reduce_loops(
     return lines
 
 
+def _row_source(op: Reduce, node: Apply, parallel: bool = False) -> str:
+    """max / min of a float array over trailing axes: the last axis's rows go
+    to :func:`~lazygraph.backends.numba.helpers.row_max` (``row_min``), whose
+    loop vectorizes; the other reduced axes fold the row results."""
+    x = node.inputs[0]
+    ndim = x.type.ndim  # type: ignore[attr-defined]
+    dtype = x.type.dtype  # type: ignore[attr-defined]
+    kept = [k for k in range(ndim) if k not in op.axis]
+    if parallel and not kept:
+        raise Unsupported("a full reduction runs serially")
+    lines = [JIT_PARALLEL if parallel else JIT, "def kernel(x):"]
+    _empty_check(op, lines)
+    lines.append(
+        "    out = np.empty((" + "".join(f"x.shape[{k}], " for k in kept) + f"), np.{dtype})"
+    )
+    indent = "    "
+    for k in range(ndim - 1):
+        if k == len(kept):
+            lines.append(f"{indent}acc = {_identity(op.kind, dtype)}")
+        loop = "prange" if parallel and k == 0 else "range"
+        lines.append(f"{indent}for i{k} in {loop}(x.shape[{k}]):")
+        indent += "    "
+    if len(kept) == ndim - 1:
+        lines.append(f"{indent}acc = {_identity(op.kind, dtype)}")
+    row = "x[" + "".join(f"i{k}, " for k in range(ndim - 1)) + ":]"
+    lines.append(f"{indent}v = row_{op.kind}({row})")
+    lines += [f"{indent}{s}" for s in _update(op.kind, "acc", "v", True)]
+    out_idx = "(" + "".join(f"i{k}, " for k in kept) + ")"
+    lines.append("    " * (len(kept) + 1) + f"out[{out_idx}] = acc")
+    if op.keepdims:
+        shape = (
+            "(" + "".join("1, " if k in op.axis else f"x.shape[{k}], " for k in range(ndim)) + ")"
+        )
+        lines.append(f"    return (out.reshape({shape}),)")
+    else:
+        lines.append("    return (out,)")
+    return "\n".join(lines) + "\n"
+
+
+def _by_rows(op: Reduce, node: Apply) -> bool:
+    ndim = node.inputs[0].type.ndim  # type: ignore[attr-defined]
+    axes = op.axis
+    trailing = all(k in axes for k in range(ndim - len(axes), ndim))
+    dtype = node.inputs[0].type.dtype  # type: ignore[attr-defined]
+    return op.kind in ("max", "min") and dtype in ("float32", "float64") and trailing and bool(axes)
+
+
 def _reduce_source(op: Reduce, node: Apply, parallel: bool = False) -> str:
+    if _by_rows(op, node):
+        return _row_source(op, node, parallel)
     x = node.inputs[0]
     ndim = x.type.ndim  # type: ignore[attr-defined]
     dims = [f"x.shape[{k}]" for k in range(ndim)]
@@ -196,11 +246,19 @@ def _reduce_source(op: Reduce, node: Apply, parallel: bool = False) -> str:
 def _arg_source(op: Reduce, node: Apply) -> str:
     x = node.inputs[0]
     ndim = x.type.ndim  # type: ignore[attr-defined]
-    isfloat = x.type.numpy_dtype.kind == "f"  # type: ignore[attr-defined]
-    cmp = ">" if op.kind == "argmax" else "<"
+    kind = x.type.numpy_dtype.kind  # type: ignore[attr-defined]
+    isfloat = kind in "fc"
+    if kind == "c":  # numpy's lexicographic order; a NaN in either part is the answer
+        name = "greater" if op.kind == "argmax" else "less"
+        better = f"complex_{name}(v, best)"
+        nan = "{0}.real != {0}.real or {0}.imag != {0}.imag".format
+    else:
+        better = f"v {'>' if op.kind == 'argmax' else '<'} best"
+        nan = "{0} != {0}".format
+    first_ok = f"not ({nan('best')})" if isfloat else "True"
     lines = [JIT, "def kernel(x):"]
     _empty_check(op, lines)
-    nan_check = ["if v != v:", "    best = v", "    idx = j", "    break"] if isfloat else []
+    nan_check = [f"if {nan('v')}:", "    best = v", "    idx = j", "    break"] if isfloat else []
     if len(op.axis) != 1 or ndim <= 1:
         # numpy's axis=None: the index into the flattened array
         lines += [
@@ -208,15 +266,12 @@ def _arg_source(op: Reduce, node: Apply) -> str:
             "    best = flat[0]",
             "    idx = 0",
         ]
-        if isfloat:
-            lines += ["    if best != best:", "        idx = 0", "    else:"]
-        else:
-            lines += ["    if True:"]
         lines += [
+            f"    if {first_ok}:",
             "        for j in range(1, flat.size):",
             "            v = flat[j]",
             *[f"            {s}" for s in nan_check],
-            f"            if v {cmp} best:",
+            f"            if {better}:",
             "                best = v",
             "                idx = j",
             "    out = np.empty((), np.int64)",
@@ -241,11 +296,11 @@ def _arg_source(op: Reduce, node: Apply) -> str:
     lines += [
         f"{indent}best = {at('0')}",
         f"{indent}idx = 0",
-        f"{indent}if {'best == best' if isfloat else 'True'}:",
+        f"{indent}if {first_ok}:",
         f"{indent}    for j in range(1, x.shape[{a}]):",
         f"{indent}        v = {at('j')}",
         *[f"{indent}        {s}" for s in nan_check],
-        f"{indent}        if v {cmp} best:",
+        f"{indent}        if {better}:",
         f"{indent}            best = v",
         f"{indent}            idx = j",
         f"{indent}out[{out_idx}] = idx",
@@ -263,7 +318,7 @@ def _funcify_reduce(op: Reduce, node: Apply) -> str:
     x = node.inputs[0]
     complex_values = "c" in (x.type.numpy_dtype.kind, node.outputs[0].type.numpy_dtype.kind)  # type: ignore[attr-defined]
     complex_kinds = ("sum", "prod", "mean", "all", "any", "count_nonzero", "max", "min")
-    complex_kinds += ("var", "std")  # |x - mean|**2 in _rowwise_source
+    complex_kinds += ("var", "std", "argmax", "argmin")  # var/std: |x - mean|**2
     if complex_values and op.kind not in complex_kinds:
         raise Unsupported(f"{op.kind} of complex values")
     if op.kind in ("argmax", "argmin"):

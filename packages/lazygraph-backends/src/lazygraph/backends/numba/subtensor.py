@@ -181,7 +181,9 @@ def update_expr(
     src = y_dtype if mode == "set" else str(np.result_type(x_dtype, y_dtype))
     if "float16" in (x_dtype, y_dtype):
         raise Unsupported(f"{what}: float16")
-    expr = new if mode == "set" else f"{old} + {new}"
+    # an increment adds in numpy's result dtype (Numba adds int64 and uint64 exactly)
+    total = f"{conv(old, x_dtype, src)} + {conv(new, y_dtype, src)}"
+    expr = new if mode == "set" else total
     if x_dtype == "bool":
         return f"(({expr}) != 0)", src
     if np.dtype(src).kind == "c" and np.dtype(x_dtype).kind != "c":
