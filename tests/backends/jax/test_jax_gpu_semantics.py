@@ -75,8 +75,8 @@ def test_var_std_with_correction_at_least_the_count(kind, correction):
 
 def test_outputs_are_writable_and_never_shared():
     """The same variable returned twice, an input returned, a constant: each a
-    writable array of its own (on a GPU the host copy jax makes is handed out
-    without another copy; on the CPU jax's buffer is copied)."""
+    writable array of its own (a result XLA made on the call is handed out
+    without a copy: on the CPU XLA's buffer, from a GPU jax's host copy)."""
     x = lt.dvector("x")
     y = x * 2.0
     fn = lazygraph.function([x], [y, y, x, lt.as_tensor_variable(np.ones(3))], mode=JAX)
@@ -95,16 +95,53 @@ def test_a_host_copy_is_handed_out_writable_without_copying():
     """A GPU result's host copy is wrapped by jax in an object numpy will not
     make writable: it is handed out as a writable view of the same memory,
     which keeps the copy alive."""
-    from lazygraph.backends.jax.linker import _own_host_copy
+    from lazygraph.backends.jax.linker import _own_host_view
 
     source = np.frombuffer(bytearray(np.arange(6.0).tobytes()), dtype=np.float64).reshape(2, 3)
     source.flags.writeable = False
     assert source.base is not None
-    out = _own_host_copy(source)
+    out = _own_host_view(source)
     assert out.flags.writeable and np.shares_memory(out, source)
     del source
     out[0, 0] = -1.0
     np.testing.assert_array_equal(out, [[-1.0, 1.0, 2.0], [3.0, 4.0, 5.0]])
     owned = np.arange(3.0)
     owned.flags.writeable = False
-    assert _own_host_copy(owned) is owned and owned.flags.writeable
+    assert _own_host_view(owned) is owned and owned.flags.writeable
+
+
+def test_large_results_are_handed_out_without_a_copy():
+    """Results too large for the flat path are XLA's own (CPU) buffers or jax's
+    host copies, made writable in place; a later call never writes into them."""
+    from lazygraph.backends.jax.linker import FLAT_LIMIT, _HostView
+
+    x = lt.dvector("x")
+    fn = lazygraph.function([x], [x + 1.0, lt.exp(x)], mode=JAX)
+    value = np.linspace(0.0, 1.0, 4 * FLAT_LIMIT)
+    first = fn(value)
+    assert all(o.flags.writeable and isinstance(o.base, _HostView) for o in first)
+    kept = [o.copy() for o in first]
+    first[0][:] = -1.0
+    second = fn(value)
+    assert not np.shares_memory(first[0], second[0])
+    np.testing.assert_array_equal(second[0], kept[0])
+    np.testing.assert_array_equal(first[1], kept[1])
+    np.testing.assert_array_equal(value, np.linspace(0.0, 1.0, 4 * FLAT_LIMIT))
+
+
+def test_forwarded_results_are_noted_at_trace_time():
+    """A traced result that is an argument, a repeat or not a tracer (a constant)
+    may come back as an array jax shares: its host value is copied."""
+    import jax
+
+    from lazygraph.backends.jax.linker import _note_forwarded, _Segment
+
+    seg = _Segment()
+
+    def run(a):
+        b = a + 1.0
+        _note_forwarded(seg, [a], [b, a, b, np.ones(2), a * 2.0])
+        return b
+
+    jax.jit(run)(np.ones(2))
+    assert seg.forwarded == {1, 2, 3}

@@ -85,6 +85,10 @@ class _Segment:
     #: calls of any shape share a few compiled programs instead of one XLA
     #: compile per shape, across every program with the same elementwise steps
     flat_jitted: tuple[Any, _Segment] | None = None
+    #: positions of outputs that some trace returned without XLA computing them
+    #: (a segment input, a constant, a repeat): jax may hand those out as arrays
+    #: it shares, so their host values are copied before they are made writable
+    forwarded: set[int] = field(default_factory=set)
 
 
 def _perform(node: Apply, values: Sequence[Any]) -> list[Any]:
@@ -215,6 +219,8 @@ def _trace_segment(seg: _Segment, flat: bool = False) -> Callable[..., Any]:
             for o, value in zip(node.outputs, outs, strict=True):
                 env[o] = _cast_to(value, o)
         results = [_value(env, v) for v in seg.outputs]
+        if not flat:
+            _note_forwarded(seg, args[:n_dynamic], results)
         checks = [c for step in seg.steps for c in step.ctx.checks]
         seg.check_info = [(exc, msg) for _, exc, msg in checks]
         flags = [flag for flag, _, _ in checks]
@@ -225,6 +231,17 @@ def _trace_segment(seg: _Segment, flat: bool = False) -> Callable[..., Any]:
         return results, None
 
     return run
+
+
+def _note_forwarded(seg: _Segment, args: Sequence[Any], results: Sequence[Any]) -> None:
+    """Add to ``seg.forwarded`` the results of this trace that are not new
+    values of the traced computation. Traces only add: a result forwarded for
+    one input shape is copied for every shape."""
+    seen = {id(a) for a in args}
+    for k, r in enumerate(results):
+        if not isinstance(r, jax.core.Tracer) or id(r) in seen:
+            seg.forwarded.add(k)
+        seen.add(id(r))
 
 
 @dataclass
@@ -244,6 +261,7 @@ class _Program:
         if _device._placed:  # some value was moved with Array.to_device
             args, device = _device.placed_arguments(args)  # type: ignore[assignment]
         env: dict[Variable, Any] = dict(zip(self.inputs, args, strict=True))
+        fresh: set[Variable] = set()  # results XLA made on this call, read by nobody else
         on_device = jax.default_device(device) if device is not None else contextlib.nullcontext()
         with jax.enable_x64(True), on_device:
             for seg, hosts in zip(self.segments, self.hosts, strict=True):
@@ -252,11 +270,12 @@ class _Program:
                     results = None
                     if seg.flat_jitted is not None and not self.device_arrays:
                         results = _call_flat(seg, dyn)
-                    if results is None:
+                    if results is None:  # (the flat path's results are views: not fresh)
                         stat = [_Static(_value(env, v)) for v in seg.static_inputs]
                         results, flags = seg.jitted(*dyn, *stat)
                         if flags is not None:
                             _raise_failed(seg, np.asarray(flags))
+                        fresh.update(o for k, o in enumerate(seg.outputs) if k not in seg.forwarded)
                     env.update(zip(seg.outputs, results, strict=True))
                 for step in hosts:
                     values = [np.asarray(_value(env, v)) for v in step.node.inputs]
@@ -275,7 +294,7 @@ class _Program:
                     if v.owner is None or id(raw) in returned:  # an input, a constant, a repeat
                         arr = raw.copy()
                     elif self.writable and not raw.flags.writeable:
-                        arr = _writable(raw, value, keep=device is not None)
+                        arr = _writable(raw, value, own=v in fresh and device is None)
                     else:
                         arr = raw
                     returned.add(id(raw))
@@ -286,26 +305,23 @@ class _Program:
         return out
 
 
-def _writable(arr: np.ndarray, value: Any, keep: bool) -> np.ndarray:
-    """A writable array with ``arr``'s values. From a GPU (or any device that is
-    not the host), ``np.asarray`` made ``arr`` as a fresh host copy that jax
-    marked read-only and that only ``value`` refers to; once ``value`` is gone it
-    is ours, so it is handed out without a copy (the copy cost +26% to +47% over
-    ``jax.jit`` on 10M-element results on an H100). On the CPU ``arr`` is a view
-    of XLA's own buffer, and is copied; so is a result whose device array is
-    kept (``keep``: placed with ``Array.to_device``)."""
-    if (
-        not keep
-        and isinstance(value, jax.Array)
-        and all(d.platform != "cpu" for d in value.devices())
-    ):
-        return _own_host_copy(arr)
+def _writable(arr: np.ndarray, value: Any, own: bool) -> np.ndarray:
+    """A writable array with ``arr``'s values. ``own``: ``value`` is a result XLA
+    made on this call that only this call refers to (not an input or constant
+    jax forwarded, not kept on a device placed with ``Array.to_device``). Then
+    ``arr``, the host view of it (on the CPU XLA's own buffer, from a GPU a fresh
+    host copy), is ours once ``value`` is gone, and is handed out without a copy:
+    the copy cost +26% to +47% over ``jax.jit`` on 10M-element results on an
+    H100, +23% on the CPU."""
+    if own and isinstance(value, jax.Array):
+        return _own_host_view(arr)
     return arr.copy()
 
 
-class _HostCopy:
-    """Owner of a host copy jax made of a device result: exposes its memory
-    writable through the array interface and keeps the copy alive."""
+class _HostView:
+    """Owner of the host view of a result nobody else reads: exposes its memory
+    writable through the array interface and keeps the view (and so XLA's
+    buffer, or jax's host copy of a GPU result) alive."""
 
     def __init__(self, arr: np.ndarray) -> None:
         self.arr = arr
@@ -314,18 +330,18 @@ class _HostCopy:
         self.__array_interface__ = interface
 
 
-def _own_host_copy(arr: np.ndarray) -> np.ndarray:
-    """``arr`` (a host copy nobody else reads) made writable without copying:
+def _own_host_view(arr: np.ndarray) -> np.ndarray:
+    """``arr`` (a host view nobody else reads) made writable without copying:
     its flag set when it owns its memory, else a writable view of that memory
-    (jax's transfer wraps its host buffer in an object numpy will not make
-    writable: the flag alone left every GPU result copied, +29..35%)."""
+    (jax wraps its host buffers in objects numpy will not make writable: the
+    flag alone left every GPU result copied, +29..35%)."""
     if arr.base is None:
         try:
             arr.flags.writeable = True
             return arr
         except ValueError:
             pass
-    out = np.asarray(_HostCopy(arr))
+    out = np.asarray(_HostView(arr))
     return out if out.flags.writeable else arr.copy()
 
 
