@@ -6,6 +6,7 @@ import os
 import re
 import subprocess
 import sys
+import xml.etree.ElementTree as ET
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -38,3 +39,9 @@ def test_demo_trains(tmp_path: Path) -> None:
     assert "hand-written numpy" in out and "summary" in out
     dot = (tmp_path / "step_graph.dot").read_text()
     assert dot.startswith("digraph") and dot.count("shape=ellipse") == after
+    # the picture, drawn without Graphviz: one apply node per ellipse in the DOT source
+    svg_path = tmp_path / "step_graph.svg"
+    assert f"rewritten graph: {svg_path}" in out
+    svg = ET.fromstring(svg_path.read_text(encoding="utf-8"))
+    groups = svg.iter("{http://www.w3.org/2000/svg}g")
+    assert sum(g.get("class") == "apply" for g in groups) == dot.count("shape=ellipse")

@@ -1,5 +1,6 @@
 """Looking at graphs: :func:`dprint` (an indented tree with ids), :func:`to_dot`
-(Graphviz DOT text) and :func:`render` (an image, through the ``graphviz`` package).
+(Graphviz DOT text), :func:`to_svg` (an SVG picture, laid out in pure Python) and
+:func:`render` (an image file, through the ``graphviz`` package; SVG works without it).
 
 >>> from lazygraph.graph.basic import Apply, Op, Type
 >>> class Add(Op):
@@ -21,6 +22,8 @@ inputs. Every walk is iterative, so a million-node chain prints (past
 
 from __future__ import annotations
 
+import itertools
+import math
 import os
 import sys
 from collections.abc import Sequence
@@ -29,7 +32,7 @@ from typing import IO, Any
 from lazygraph.graph.basic import Apply, Constant, Variable
 from lazygraph.graph.fg import FunctionGraph
 
-__all__ = ["MAX_INDENT", "dprint", "render", "to_dot"]
+__all__ = ["MAX_INDENT", "dprint", "render", "to_dot", "to_svg"]
 
 #: Nesting levels drawn with tree lines; deeper levels keep that width and show
 #: their level number, so printing a long chain takes linear time and space.
@@ -55,7 +58,7 @@ def _outputs_of(obj: Any) -> list[Variable]:
             result.extend(_outputs_of(item))
         return result
     raise TypeError(
-        "dprint and to_dot take a Variable, a list of Variables, an Apply node, "
+        "dprint, to_dot and to_svg take a Variable, a list of Variables, an Apply node, "
         f"a FunctionGraph or a compiled Function, not {type(obj).__name__}"
     )
 
@@ -203,6 +206,25 @@ def dprint(
     return None
 
 
+_INPUT_FILL = "#d8e8f8"
+_OUTPUT_FILL = "#f8e0c8"
+
+
+def _var_label(v: Variable) -> str:
+    # A computed variable is labelled by its name, else its type (the op is on
+    # the ellipse next to it); leaves by their name or value.
+    return str(v) if v.name is not None or v.owner is None else f"<{v.type}>"
+
+
+def _var_kind(v: Variable, output_set: set[Variable]) -> str:
+    """How a variable is drawn: "output", "input", "constant" or ""."""
+    if v in output_set:
+        return "output"
+    if v.owner is None:
+        return "constant" if isinstance(v, Constant) else "input"
+    return ""
+
+
 def _dot_quote(text: str) -> str:
     return '"' + text.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n") + '"'
 
@@ -243,15 +265,12 @@ def to_dot(obj: Any, name: str = "G") -> str:
         vid = var_ids.get(v)
         if vid is None:
             vid = var_ids[v] = f"v{len(var_ids)}"
-            # A computed variable is labelled by its name, else its type (the op
-            # is on the ellipse next to it); leaves by their name or value.
-            label = str(v) if v.name is not None or v.owner is None else f"<{v.type}>"
-            attrs = [f"label={_dot_quote(label)}", "shape=box"]
-            if v in output_set:
-                attrs += ["style=filled", 'fillcolor="#f8e0c8"']
-            elif v.owner is None and not isinstance(v, Constant):
-                attrs += ["style=filled", 'fillcolor="#d8e8f8"']
-            elif isinstance(v, Constant):
+            attrs = [f"label={_dot_quote(_var_label(v))}", "shape=box"]
+            kind = _var_kind(v, output_set)
+            if kind in ("output", "input"):
+                fill = _OUTPUT_FILL if kind == "output" else _INPUT_FILL
+                attrs += ["style=filled", f'fillcolor="{fill}"']
+            elif kind == "constant":
                 attrs += ["style=dashed"]
             lines.append(f"  {vid} [{', '.join(attrs)}];")
         return vid
@@ -273,16 +292,217 @@ def to_dot(obj: Any, name: str = "G") -> str:
     return "\n".join(lines)
 
 
+# Text is 12px monospace: about 7.2 px a character. Sizes in px.
+_SVG_LABEL_CHARS = 40  # longer labels are cut, the full text goes in a <title>
+_CHAR_W = 7.2
+_BOX_H = 24.0
+_ELLIPSE_H = 28.0
+_RANK_SEP = 40.0  # vertical space between layers
+_MARGIN = 12.0
+_TITLE_H = 28.0
+
+_XML_ESCAPES: dict[int, str] = {ord("&"): "&amp;", ord("<"): "&lt;", ord(">"): "&gt;"}
+_XML_ESCAPES[ord('"')] = "&quot;"
+# Characters XML 1.0 forbids (most control characters, lone surrogates) become U+FFFD.
+_XML_ESCAPES.update(
+    dict.fromkeys(
+        [*(c for c in range(32) if c not in (9, 10, 13)), *range(0xD800, 0xE000), 0xFFFE, 0xFFFF],
+        "\ufffd",
+    )
+)
+
+
+def _xml(text: str) -> str:
+    return text.translate(_XML_ESCAPES)
+
+
+def _short(text: str) -> str:
+    text = " ".join(text.split())  # SVG text is one line
+    if len(text) > _SVG_LABEL_CHARS:
+        return text[: _SVG_LABEL_CHARS - 1] + "…"
+    return text
+
+
+def to_svg(obj: Any, title: str | None = None) -> str:
+    """An SVG picture of ``obj``'s graph (same inputs as :func:`dprint`), drawn
+    without Graphviz.
+
+    It shows what :func:`to_dot` shows, bottom to top (inputs at the bottom, like
+    ``rankdir=BT``): variables are boxes (``class="variable"``; graph inputs
+    filled light blue and marked ``input``, outputs filled orange and marked
+    ``output``, constants dashed and marked ``constant``), Apply nodes are
+    ellipses (``class="apply"``) labelled with their op, and arrows run from each
+    input to its Apply node and from there to its outputs. Where a node has
+    several inputs (outputs), their arrows meet it left to right in order and
+    carry their position. Node ids are :func:`to_dot`'s (``v0``, ``a0``, ...).
+    Labels longer than 40 characters are cut with "…"; every node's full label
+    is in its ``<title>`` (a tooltip in browsers). ``title`` is shown above the
+    graph. The layout is layered (:mod:`lazygraph._svg_layout`); it takes time
+    roughly linear in the graph's size, and the text is deterministic.
+
+    >>> import xml.etree.ElementTree as ET
+    >>> from lazygraph.graph.basic import Apply, Op, Type
+    >>> class Add(Op):
+    ...     def make_node(self, x, y):
+    ...         return Apply(self, [x, y], [x.type()])
+    >>> x, y = Type()("x"), Type()("y")
+    >>> svg = to_svg(Add()(x, y), title="x + y")
+    >>> root = ET.fromstring(svg)
+    >>> [(g.get("id"), g.get("class")) for g in root.iter("{http://www.w3.org/2000/svg}g")
+    ...  if g.get("id")]
+    [('v0', 'variable input'), ('v1', 'variable input'), ('a0', 'apply'), ('v2', 'variable output')]
+    """
+    from lazygraph._svg_layout import layered_layout
+    from lazygraph.graph.traversal import io_toposort
+
+    outputs = _outputs_of(obj)
+    output_set = set(outputs)
+    # The nodes, variables and Apply nodes together, numbered in topological order.
+    index: dict[Variable, int] = {}
+    ids: list[str] = []
+    labels: list[str] = []
+    classes: list[str] = []
+    preds: list[list[int]] = []
+    # (from, to, port at the start, ports there, port at the end, ports there)
+    edges: list[tuple[int, int, int, int, int, int]] = []
+
+    def add_node(node_id: str, label: str, cls: str) -> int:
+        ids.append(node_id)
+        labels.append(label)
+        classes.append(cls)
+        preds.append([])
+        return len(ids) - 1
+
+    def var_node(v: Variable) -> int:
+        i = index.get(v)
+        if i is None:
+            cls = f"variable {_var_kind(v, output_set)}".rstrip()
+            i = index[v] = add_node(f"v{len(index)}", _var_label(v), cls)
+        return i
+
+    for k, node in enumerate(io_toposort((), outputs)):
+        ins = [var_node(v) for v in node.inputs]
+        a = add_node(f"a{k}", str(node.op), "apply")
+        for p, i in enumerate(ins):
+            preds[a].append(i)
+            edges.append((i, a, 0, 1, p, len(ins)))
+        for q, out in enumerate(node.outputs):
+            o = var_node(out)
+            preds[o].append(a)
+            edges.append((a, o, q, len(node.outputs), 0, 1))
+    for v in outputs:  # outputs that are inputs or constants
+        var_node(v)
+
+    shown = [_short(label) for label in labels]
+    widths = [
+        max(36.0, _CHAR_W * len(text) * (1.12 if cls == "apply" else 1.0) + 16.0)
+        for text, cls in zip(shown, classes, strict=True)
+    ]
+    layers, xs, bends = layered_layout(preds, widths)
+    n_layers = max(layers, default=-1) + 1
+    pitch = _ELLIPSE_H + _RANK_SEP
+    top = _MARGIN + (_TITLE_H if title else 0.0)
+
+    def y_of(layer: int) -> float:
+        return top + (n_layers - 1 - layer) * pitch + _ELLIPSE_H / 2
+
+    X = [x + _MARGIN for x in xs]
+    Y = [y_of(layer) for layer in layers]
+    width = max((x + w / 2 for x, w in zip(X, widths, strict=True)), default=0.0) + _MARGIN
+    if title:
+        width = max(width, 2 * _MARGIN + _CHAR_W * 14 / 12 * len(title))
+    height = top + max(n_layers * pitch - _RANK_SEP, 0.0) + _MARGIN
+
+    def port(i: int, k: int, m: int, upper: bool) -> tuple[float, float]:
+        # where the k-th of m arrows meets node i, on its upper or lower side
+        if classes[i] != "apply":
+            return X[i], Y[i] + (-_BOX_H / 2 if upper else _BOX_H / 2)
+        rx, ry = widths[i] / 2, _ELLIPSE_H / 2
+        dx = 0.0 if m == 1 else (k / (m - 1) - 0.5) * min(1.2 * rx, 28.0 * (m - 1))
+        dy = ry * math.sqrt(max(0.0, 1.0 - (dx / rx) ** 2))
+        return X[i] + dx, Y[i] + (-dy if upper else dy)
+
+    out = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{width:.1f}" height="{height:.1f}" '
+        f'viewBox="0 0 {width:.1f} {height:.1f}" font-family="monospace" font-size="12">',
+    ]
+    if title:
+        out.append(f"<title>{_xml(title)}</title>")
+    out += [
+        '<defs><marker id="lazygraph-arrow" viewBox="0 0 10 10" refX="10" refY="5" '
+        'markerWidth="7" markerHeight="7" orient="auto">'
+        '<path d="M0,0 L10,5 L0,10 z" fill="#555555"/></marker></defs>',
+        '<rect class="background" width="100%" height="100%" fill="#ffffff"/>',
+    ]
+    if title:
+        out.append(
+            f'<text class="title" x="{_MARGIN:.1f}" y="{_MARGIN + 14:.1f}" font-size="14" '
+            f'font-weight="bold">{_xml(title)}</text>'
+        )
+    out.append('<g class="edges" fill="none" stroke="#555555">')
+    for src, dst, q, n_out, p, n_in in edges:
+        x1, y1 = port(src, q, n_out, upper=True)
+        x2, y2 = port(dst, p, n_in, upper=False)
+        # through the bends of an edge that skips layers, vertical at every point
+        points = [(x1, y1)]
+        points += [
+            (bx + _MARGIN, y_of(layers[src] + 1 + k))
+            for k, bx in enumerate(bends.get((src, dst), ()))
+        ]
+        points.append((x2, y2))
+        d = [f"M{x1:.1f},{y1:.1f}"]
+        for (xa, ya), (xb, yb) in itertools.pairwise(points):
+            ym = (ya + yb) / 2
+            d.append(f"C{xa:.1f},{ym:.1f} {xb:.1f},{ym:.1f} {xb:.1f},{yb:.1f}")
+        out.append(f'<path d="{" ".join(d)}" marker-end="url(#lazygraph-arrow)"/>')
+        if n_out > 1:
+            out.append(
+                f'<text x="{x1 + 3:.1f}" y="{y1 - 4:.1f}" font-size="9" fill="#555555" '
+                f'stroke="none">{q}</text>'
+            )
+        if n_in > 1:
+            out.append(
+                f'<text x="{x2 + 3:.1f}" y="{y2 + 12:.1f}" font-size="9" fill="#555555" '
+                f'stroke="none">{p}</text>'
+            )
+    out += ["</g>", '<g class="nodes" text-anchor="middle">']
+    for i, cls in enumerate(classes):
+        x, y, w = X[i], Y[i], widths[i]
+        if cls == "apply":
+            shape = (
+                f'<ellipse cx="{x:.1f}" cy="{y:.1f}" rx="{w / 2:.1f}" ry="{_ELLIPSE_H / 2:.1f}" '
+                'fill="#ffffff" stroke="#333333"/>'
+            )
+        else:
+            fill = {"variable input": _INPUT_FILL, "variable output": _OUTPUT_FILL}.get(
+                cls, "#ffffff"
+            )
+            dash = ' stroke-dasharray="4 3"' if cls == "variable constant" else ""
+            shape = (
+                f'<rect x="{x - w / 2:.1f}" y="{y - _BOX_H / 2:.1f}" width="{w:.1f}" '
+                f'height="{_BOX_H:.1f}" rx="3" fill="{fill}" stroke="#333333"{dash}/>'
+            )
+        out.append(
+            f'<g class="{cls}" id="{ids[i]}"><title>{_xml(labels[i])}</title>{shape}'
+            f'<text x="{x:.1f}" y="{y:.1f}" dy="0.35em">{_xml(shown[i])}</text></g>'
+        )
+    out += ["</g>", "</svg>"]
+    return "\n".join(out) + "\n"
+
+
 def render(obj: Any, path: str | os.PathLike[str], format: str = "png") -> str:
     """Draw ``obj``'s graph (see :func:`to_dot`) into the file ``path``; return the path.
 
     ``format`` is any Graphviz output format (``"png"``, ``"svg"``, ``"pdf"``, ...).
-    Needs the ``graphviz`` Python package and the Graphviz ``dot`` program; without
-    them a ``RuntimeError`` says what to install.
+    Graphviz draws it, through the ``graphviz`` Python package and the ``dot``
+    program. Without them, ``format="svg"`` writes :func:`to_svg`'s picture
+    instead; other formats raise a ``RuntimeError`` that says what to install.
     """
     try:
         import graphviz
     except ImportError as exc:
+        if format == "svg":
+            return _write_svg(obj, path)
         raise RuntimeError(
             "render needs the 'graphviz' Python package (pip install graphviz) and the "
             "Graphviz programs (e.g. apt install graphviz, brew install graphviz); "
@@ -292,6 +512,8 @@ def render(obj: Any, path: str | os.PathLike[str], format: str = "png") -> str:
     try:
         data = source.pipe(format=format)
     except graphviz.ExecutableNotFound as exc:
+        if format == "svg":
+            return _write_svg(obj, path)
         raise RuntimeError(
             "rendering needs Graphviz's 'dot' program, which was not found on PATH: "
             "install Graphviz (e.g. apt install graphviz, brew install graphviz, "
@@ -301,4 +523,10 @@ def render(obj: Any, path: str | os.PathLike[str], format: str = "png") -> str:
         raise RuntimeError(f"Graphviz could not render the graph as {format!r}: {exc}") from exc
     with open(path, "wb") as f:
         f.write(data)
+    return os.fspath(path)
+
+
+def _write_svg(obj: Any, path: str | os.PathLike[str]) -> str:
+    with open(path, "w", encoding="utf-8") as f:
+        f.write(to_svg(obj))
     return os.fspath(path)
