@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import importlib.util
 import os
+from collections.abc import Iterator
 
 import pytest
 from hypothesis import HealthCheck, settings
@@ -63,3 +64,14 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
                 reason = f"needs LAZYGRAPH_BACKEND={name} (this run: {BACKEND})"
                 item.add_marker(pytest.mark.skip(reason=reason))
                 break
+
+
+@pytest.fixture
+def perform_fallback() -> Iterator[None]:
+    """Lets a test's own Ops, which no compiled backend lowers, run through their
+    ``perform`` where the run raises on a fallback instead (the numba session's op
+    table sets ``LAZYGRAPH_ON_UNSUPPORTED=raise``: every tensor Op must lower)."""
+    from lazygraph.configuration import config
+
+    with config.change(on_unsupported="fallback"):
+        yield

@@ -409,6 +409,7 @@ COMPLEX_GRAD_CASES: list[tuple[str, Callable[..., Any]]] = [
 ]
 
 
+@pytest.mark.usefixtures("perform_fallback")
 @pytest.mark.parametrize(("name", "fn"), COMPLEX_GRAD_CASES, ids=[c[0] for c in COMPLEX_GRAD_CASES])
 def test_verify_grad_complex(name: str, fn: Callable[..., Any]) -> None:
     """Complex inputs, split into real and imaginary parts (the cotangent

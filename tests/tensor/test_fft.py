@@ -290,6 +290,7 @@ for _norm in ("backward", "ortho", "forward"):
     ]
 
 
+@pytest.mark.usefixtures("perform_fallback")
 @pytest.mark.parametrize(("name", "fn"), COMPLEX_GRAD_CASES, ids=[c[0] for c in COMPLEX_GRAD_CASES])
 def test_verify_grad_complex_inputs(name: str, fn: Callable[[Any], Any]) -> None:
     rng = np.random.default_rng(4)
@@ -381,6 +382,7 @@ def test_second_order_gradients(name: str, fn: Callable[[Any], Any]) -> None:
     verify_grad(gradient, [x0])
 
 
+@pytest.mark.usefixtures("perform_fallback")
 def test_second_order_through_complex_input() -> None:
     rng = np.random.default_rng(8)
     re, im = rng.normal(size=(3, 4)), rng.normal(size=(3, 4))

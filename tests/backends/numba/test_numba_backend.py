@@ -396,3 +396,28 @@ def test_join_and_shape_ops_match_python():
         assert_numpy_equal(g, w)
     with pytest.raises(ValueError):
         lazygraph.function([x, y], lt.concatenate([x, y], axis=1), mode=NUMBA)(a, b)
+
+
+def test_profile_times_every_kernel():
+    """``profile=True`` on numba: one row per node of the rewritten graph (its
+    kernels run one by one), a node without a lowering included; the results
+    are the unprofiled function's."""
+    x = lt.dmatrix("x")
+    e = lt.exp(x - lt.max(x, axis=1, keepdims=True))
+    outputs = [e / lt.sum(e, axis=1, keepdims=True), lt.exp(_NoLowering()(x[0]))]
+    value = np.random.default_rng(2).standard_normal((30, 20))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", NumbaFallbackWarning)
+        plain = lazygraph.function([x], outputs, mode=NUMBA)
+        profiled = lazygraph.function([x], outputs, mode=NUMBA, profile=True)
+        for _ in range(3):
+            for got, want in zip(profiled(value), plain(value), strict=True):
+                np.testing.assert_array_equal(got, want)
+    stats = profiled.profile
+    rows = stats.rows()
+    assert stats.calls == 3 and len(rows) == len(profiled.fgraph.apply_nodes) >= 4
+    assert all(r.calls == 3 and r.seconds > 0 for r in rows)
+    assert sum(r.seconds for r in rows) <= stats.seconds
+    table = stats.table()
+    assert table.startswith("profile (numba backend): 3 calls")
+    assert "_NoLowering" in table and "Reduce{max" in table

@@ -2,9 +2,10 @@
 line for slow compiles.
 
 ``lazygraph.function(inputs, outputs, profile=True)`` returns a function whose
-``profile`` attribute (a :class:`ProfileStats`) accumulates, on the python
-backend, the time spent in every node's ``perform``; on other backends (where
-nodes are fused into kernels) it times whole calls. ``fn.profile.summary()``
+``profile`` attribute (a :class:`ProfileStats`) accumulates the time spent in
+every node: its ``perform`` on the python backend, its kernel on numba (the
+nodes after fusion, run one by one for the profile). On jax, where XLA fuses
+the whole graph, it times whole calls. ``fn.profile.summary()``
 prints the table, slowest nodes first.
 
 >>> import numpy as np
@@ -201,11 +202,18 @@ def profiled_compile(
 ) -> Callable[..., Sequence[Any]]:
     """Compile ``fgraph`` with ``backend`` so that calls record into ``stats``.
 
-    The python backend gets timed nodes (one row per node); any other backend
-    is compiled as usual and timed per call (one row for the whole function).
+    The python backend gets timed nodes (one row per node), as does a backend
+    with a ``compile_profiled(fgraph, rows)`` method (numba: its kernels run one
+    by one, each timed); any other backend (jax: XLA fuses the whole graph) is
+    compiled as usual and timed per call (one row for the whole function).
     """
+    from lazygraph.rewriting.trace import describe
+
     if getattr(backend, "name", None) == "python":
         fn = backend.compile(_TimedGraph(fgraph, stats))
+    elif hasattr(backend, "compile_profiled"):
+        rows = [stats._add_row(describe(n, 1), str(n.op)) for n in fgraph.toposort()]
+        fn = backend.compile_profiled(fgraph, rows)
     else:
         fn = backend.compile(fgraph)
         row = stats._add_row(f"whole function ({len(fgraph.apply_nodes)} nodes)", backend.name)

@@ -28,6 +28,12 @@ class NumbaBackendEntry:
 
         return NumbaBackend().compile(fgraph)
 
+    def compile_profiled(self, fgraph: Any, rows: Sequence[Any]) -> Callable[..., Sequence[Any]]:
+        """``fgraph`` kernel by kernel, each node timed into its row (``profile=True``)."""
+        from lazygraph.backends.numba.linker import NumbaBackend
+
+        return NumbaBackend().compile_profiled(fgraph, rows)
+
 
 backend: NumbaBackendEntry | None = (
     NumbaBackendEntry() if importlib.util.find_spec("numba") is not None else None

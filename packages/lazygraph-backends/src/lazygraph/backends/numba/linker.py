@@ -353,6 +353,19 @@ class NumbaBackend:
             return _Tiered(runner, fgraph, nodes, kernels)  # type: ignore[arg-type]
         return runner
 
+    def compile_profiled(
+        self, fgraph: FunctionGraph, rows: Sequence[Any]
+    ) -> Callable[..., Sequence[Any]]:
+        """``fgraph`` run kernel by kernel (never one graph function), each
+        node's time added to its row of ``rows`` (one per node of
+        ``fgraph.toposort()``, with ``seconds`` and ``calls``): what
+        ``lazygraph.function(..., profile=True)`` shows per node. A node's first
+        call includes compiling its kernel."""
+        compile_stats.graphs += 1
+        nodes = fgraph.toposort()
+        kernels = [_kernel_for(node) for node in nodes]
+        return _node_by_node(fgraph, nodes, kernels, rows)
+
 
 #: what the Python loop costs per node and call (measured: 1 to 2 µs), the
 #: most a graph function can save
@@ -627,10 +640,15 @@ def _interrupted(exc: SystemError) -> BaseException:
 
 
 def _node_by_node(
-    fgraph: FunctionGraph, nodes: list[Apply], kernels: list[Kernel | None]
+    fgraph: FunctionGraph,
+    nodes: list[Apply],
+    kernels: list[Kernel | None],
+    rows: Sequence[Any] | None = None,
 ) -> Callable[..., list[Any]]:
     """Runs the nodes in order from Python: each node's kernel (its
-    multithreaded one for large inputs), or its ``perform`` when it has none."""
+    multithreaded one for large inputs), or its ``perform`` when it has none.
+    ``rows`` (one per node): each node's run time is added to its row's
+    ``seconds`` and ``calls``."""
     index: dict[Variable, int] = {v: k for k, v in enumerate(fgraph.variables)}
     template: list[Any] = [None] * len(index)
     for v, k in index.items():
@@ -640,12 +658,12 @@ def _node_by_node(
     output_slots = [index[v] for v in fgraph.outputs]
     copy_output = [v.owner is None for v in fgraph.outputs]
     steps: list[list[Any]] = []
-    for node, kernel in zip(nodes, kernels, strict=True):
+    for k, (node, kernel) in enumerate(zip(nodes, kernels, strict=True)):
         ins = [index[v] for v in node.inputs]
         outs = [index[v] for v in node.outputs]
         if kernel is None:
             compile_stats.fallback_nodes += 1
-        steps.append([node, kernel, ins, outs])
+        steps.append([node, kernel, ins, outs, None if rows is None else rows[k]])
     numba_error = _numba_errors()
     # True while some kernel may lack code for its arguments (background
     # compilation): each call then checks argument types before calling a
@@ -660,7 +678,9 @@ def _node_by_node(
         check = checking[0]
         complete = True
         for step in steps:
-            node, kernel, ins, outs = step
+            node, kernel, ins, outs, row = step
+            if row is not None:
+                start = time.perf_counter()
             in_values = [values[i] for i in ins]
             if check and kernel is not None:
                 ready = kernel.ready_for(in_values)
@@ -689,6 +709,9 @@ def _node_by_node(
                 results = [_as_array(c[0], o) for c, o in zip(cells, node.outputs, strict=True)]
             for slot, value in zip(outs, results, strict=True):
                 values[slot] = value
+            if row is not None:
+                row.seconds += time.perf_counter() - start
+                row.calls += 1
         if check and complete:
             checking[0] = False
         if disk.pending:
