@@ -328,3 +328,24 @@ def test_a_perform_storing_a_numpy_scalar_feeds_the_next_kernel(dtype):
     np.testing.assert_allclose(got, want, rtol=1e-6)
     fallbacks = [str(w.message) for w in caught if issubclass(w.category, NumbaFallbackWarning)]
     assert fallbacks and all("_StoresAScalar" in m for m in fallbacks), fallbacks
+
+
+@pytest.mark.parametrize("dtype", ["int64", "float64"])
+def test_nested_composite_temporaries_keep_the_broadcast_flags(dtype):
+    """A nested Composite's temporaries (``t0_0``, ...) once shared their names with
+    the broadcast flags of input 0: a float temporary failed to type (a fallback),
+    an integer one became an index (out-of-bounds reads, silently)."""
+    from lazygraph.tensor.elemwise import Elemwise
+    from lazygraph.tensor.scalar import Composite, ScalarType, scalar_op
+
+    a, b = ScalarType(dtype)("a"), ScalarType(dtype)("b")
+    inner = Composite([a, b], [scalar_op("add")(a, b)])
+    x, y = ScalarType(dtype)("x"), ScalarType(dtype)("y")
+    outer = Composite([x, y], [scalar_op("multiply")(inner(x, y), x)])
+    mx, vy = lt.tensor(dtype, (None, None), name="mx"), lt.tensor(dtype, (None,), name="vy")
+    out = Elemwise(outer)(mx, vy)
+    values = [np.arange(1, 4).reshape(3, 1).astype(dtype), np.arange(10, 14).astype(dtype)]
+    with config.change(on_unsupported="raise"):
+        got, want = _both([mx, vy], out, values)
+    np.testing.assert_array_equal(got, want)
+    np.testing.assert_array_equal(want, (values[0] + values[1]) * values[0])

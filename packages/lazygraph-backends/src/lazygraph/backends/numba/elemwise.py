@@ -69,8 +69,10 @@ def _scalar_body(op: Elemwise, node: Apply, args: list[str]) -> tuple[list[str],
 def broadcast_prologue(node: Apply, ndim: int, name: str) -> list[str]:
     """Statements computing the broadcast sizes ``d0, d1, ...`` of the inputs
     ``x0, x1, ...`` of ``node`` (numpy's ``ValueError`` on a mismatch), reading
-    0-d inputs into ``s<i>`` and setting the per-axis multipliers ``t<i>_<k>``
-    (0 where an input's axis has size 1) that :func:`operand_reads` uses."""
+    0-d inputs into ``s<i>`` and setting the per-axis multipliers ``bc<i>_<k>``
+    (0 where an input's axis has size 1) that :func:`operand_reads` uses. (A
+    composite's temporaries are ``t<n>``, ``t<n>_<m>`` for nested ones: the
+    multipliers were ``t<i>_<k>`` once, and a nested temporary overwrote one.)"""
     in_ndims = [v.type.ndim for v in node.inputs]  # type: ignore[attr-defined]
     lines = []
     for k in range(ndim):
@@ -92,7 +94,7 @@ def broadcast_prologue(node: Apply, ndim: int, name: str) -> list[str]:
             lines.append(f"    s{i} = x{i}[()]")
         # a size-1 axis is read at index 0 whatever the output's size
         for kk in range(nd):
-            lines.append(f"    t{i}_{kk} = 0 if x{i}.shape[{kk}] == 1 else 1")
+            lines.append(f"    bc{i}_{kk} = 0 if x{i}.shape[{kk}] == 1 else 1")
     return lines
 
 
@@ -113,7 +115,7 @@ def operand_reads(
 ) -> list[str]:
     """The expression reading each input at loop indices ``i0, i1, ...``: index
     0 on the axes ``ones`` gives (see :func:`static_ones`); on the others,
-    the loop index, multiplied by the input's ``t`` flag (0 on a size-1 axis)
+    the loop index, multiplied by the input's ``bc`` flag (0 on a size-1 axis)
     unless ``unbroadcast`` says the input has the output's sizes."""
     args = []
     for i, nd in enumerate(in_ndims):
@@ -123,7 +125,7 @@ def operand_reads(
         lead = ndim - nd
         fixed = ones[i] if ones else ()
         idx = ", ".join(
-            "0" if kk in fixed else f"i{kk + lead}" if unbroadcast else f"i{kk + lead} * t{i}_{kk}"
+            "0" if kk in fixed else f"i{kk + lead}" if unbroadcast else f"i{kk + lead} * bc{i}_{kk}"
             for kk in range(nd)
         )
         args.append(f"x{i}[{idx}]")
@@ -139,7 +141,7 @@ def versioned(
     """The loop nest ``nest(reads)`` twice: with plain reads when every input has
     the output's sizes (on the axes its type does not fix at 1: the common
     case), else with the broadcasting reads. A ``prange`` loop needs this to
-    vectorize: Numba's parallel loops keep the ``i * t`` index multiplications
+    vectorize: Numba's parallel loops keep the ``i * bc`` index multiplications
     that LLVM folds away in serial loops (measured: 12.2 ms against 6.5 ms for
     ``a + a**10`` on 10M float64)."""
     same = [
