@@ -129,6 +129,36 @@ def test_logsumexp_in_blocks_matches_python(threads, case, keepdims, dtype, seed
     np.testing.assert_allclose(got, want, rtol=rtol, equal_nan=True)
 
 
+@pytest.mark.parametrize("threads", [1, 2])
+@settings(max_examples=20, deadline=None)
+@given(
+    kind=st.sampled_from(["sum", "max", "prod"]),
+    shape=st.sampled_from([(5, 7), (9000, 3), (3, 9000), (1, 4), (0, 4), (2, 3, 4)]),
+    shift=st.sampled_from(["row", "one", "none"]),
+    keepdims=st.booleans(),
+    seed=st.integers(0, 2**16),
+)
+def test_fused_reduction_in_blocks_matches_python(threads, kind, shape, shift, keepdims, seed):
+    """``kind(exp(x - m), axis=-1)`` fused, in blocks of rows: ``m`` per row, one
+    value for all rows, or none; NaN included; empty inputs unblocked."""
+    rng = np.random.default_rng(seed)
+    a = rng.standard_normal(shape)
+    if a.size:
+        a.flat[rng.integers(a.size)] = np.nan
+    x = lt.tensor("float64", (None,) * len(shape), name="x")
+    m_shape = {"row": (*shape[:-1], 1), "one": (1,) * len(shape), "none": ()}[shift]
+    m = lt.tensor("float64", (None,) * len(m_shape), name="m")
+    m_value = rng.standard_normal(m_shape)
+    out = getattr(lt, kind)(lt.exp(x - m), axis=-1, keepdims=keepdims)
+    fn = lazygraph.function([x, m], out, mode=NUMBA)
+    (node,) = [n for n in fn.fgraph.toposort() if blocked_runner(n) is not None]
+    want = lazygraph.function([x, m], out, mode=PYTHON)(a, m_value)
+    with config.change(num_threads=threads):
+        (got,) = blocked_runner(node)([a, m_value])
+    assert got.shape == want.shape and got.dtype == want.dtype
+    np.testing.assert_allclose(got, want, rtol=1e-12, equal_nan=True)
+
+
 def test_only_float_logsumexp_reductions_are_blocked():
     x, i = lt.dmatrix("x"), lt.lmatrix("i")
     assert blocked_runner(lt.logsumexp(x, axis=1).owner) is not None

@@ -34,6 +34,7 @@ import numpy as np
 
 from lazygraph.graph.basic import Apply
 from lazygraph.tensor.elemwise import Elemwise
+from lazygraph.tensor.fused import FusedReduce
 from lazygraph.tensor.reduction import Reduce
 from lazygraph.tensor.scalar import ScalarOp
 from lazygraph.tensor.scalar.composite import Composite
@@ -86,10 +87,14 @@ def blocked_runner(node: Apply) -> Runner | None:
     of its inputs), or None when it has no transcendental op or is not a float
     node. An output the node computes in place is written into its input block
     by block: each block is read whole before it is written. A float
-    ``logsumexp`` reduction is evaluated a block of rows at a time."""
+    ``logsumexp`` reduction, and a fused elementwise-reduction with a
+    transcendental op that keeps the first axis, are evaluated a block of rows
+    at a time."""
     op = node.op
     if isinstance(op, Reduce):
         return _logsumexp_runner(node)
+    if isinstance(op, FusedReduce):
+        return _fused_reduce_runner(node)
     if not isinstance(op, Elemwise):
         return None
     if not any(name in TRANSCENDENTAL for name in _scalar_names(op.scalar_op)):
@@ -142,6 +147,52 @@ def _in_blocks(rows: int, row_size: int, block: Callable[[int, int], None]) -> N
 
     for future in [_pool().submit(run_part, k) for k in range(workers)]:
         future.result()
+
+
+def _fused_reduce_runner(node: Apply) -> Runner | None:
+    """A ``FusedReduce`` (``sum(exp(x - m), axis=-1)``) a block of rows at a time:
+    its scalar graph through numpy on the block, then the reduction of the
+    block's values (the python backend's ``perform`` on each block). Only when
+    the first axis is kept, so that blocks of it give whole output rows."""
+    op = node.op
+    assert isinstance(op, FusedReduce)
+    if not any(name in TRANSCENDENTAL for name in _scalar_names(op.scalar_op)):
+        return None
+    elem_dtype = op.elemwise_dtype(node)
+    dtypes = [v.type.dtype for v in (*node.inputs, *node.outputs)]  # type: ignore[attr-defined]
+    if not all(d in ("float32", "float64") for d in (*dtypes, elem_dtype)):
+        return None
+    ndim = max(v.type.ndim for v in node.inputs)  # type: ignore[attr-defined]
+    if ndim == 0 or 0 in op.axis:
+        return None
+    out_dtype = node.outputs[0].type.dtype  # type: ignore[attr-defined]
+
+    def reduce(inputs: Sequence[Any]) -> Any:
+        (values,) = op.scalar_op.impl(inputs, [elem_dtype])
+        cell: list[Any] = [None]
+        op.reduce.perform(node, [values], [cell])
+        return cell[0]
+
+    def run(inputs: Sequence[Any]) -> list[Any]:
+        shape = np.broadcast_shapes(*(np.shape(x) for x in inputs))
+        if math.prod(shape) == 0:  # numpy's errors and empty results, unblocked
+            return [reduce(inputs)]
+        rows = shape[0]
+        kept = [shape[k] if k not in op.axis else 1 for k in range(ndim)]
+        out = np.empty(
+            [d for k, d in enumerate(kept) if op.keepdims or k not in op.axis], out_dtype
+        )
+
+        def block(lo: int, hi: int) -> None:
+            part = [x[lo:hi] if np.ndim(x) == ndim and x.shape[0] != 1 else x for x in inputs]
+            if all(np.ndim(x) < ndim or x.shape[0] == 1 for x in inputs):
+                part[0] = np.broadcast_to(part[0], (hi - lo, *shape[1:]))  # every input is 1 row
+            out[lo:hi] = reduce(part)
+
+        _in_blocks(rows, math.prod(shape[1:]), block)
+        return [out]
+
+    return run
 
 
 def _logsumexp_runner(node: Apply) -> Runner | None:
