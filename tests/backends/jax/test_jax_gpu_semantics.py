@@ -73,6 +73,17 @@ def test_var_std_with_correction_at_least_the_count(kind, correction):
         np.testing.assert_array_equal(fn(value), expected)
 
 
+@pytest.mark.parametrize("shape", [(0, 0), (0, 3), (2, 3)])
+def test_squeezing_an_axis_not_of_size_one_raises(shape):
+    """numpy's ValueError, for empty arrays too (jnp.reshape turns (0, 0) into
+    (0,) without complaint: the CI op table drew it)."""
+    x = lt.tensor("bool", (None, None), name="x")
+    fn = lazygraph.function([x], lt.squeeze(x, axis=0), mode=JAX)
+    with pytest.raises(ValueError, match="cannot drop axis 0"):
+        fn(np.zeros(shape, bool))
+    np.testing.assert_array_equal(fn(np.ones((1, 0), bool)), np.ones((0,), bool))
+
+
 def test_outputs_are_writable_and_never_shared():
     """The same variable returned twice, an input returned, a constant: each a
     writable array of its own (a result XLA made on the call is handed out

@@ -349,6 +349,11 @@ def _elemwise(op: Elemwise, node: Apply, ctx: Context) -> Fn:
 def _dimshuffle(op: DimShuffle, node: Apply, ctx: Context) -> Fn:
     def run(x: Any) -> list[Any]:
         if op.drop:
+            for d in op.drop:  # sizes are known while tracing; reshape lets (0, 0) -> (0,) pass
+                if x.shape[d] != 1:
+                    raise ValueError(
+                        f"{op}: cannot drop axis {d} of size {x.shape[d]} from shape {x.shape}"
+                    )
             x = jnp.reshape(x, tuple(n for i, n in enumerate(x.shape) if i not in op.drop))
         x = jnp.transpose(x, op.shuffle)
         if op.augment:
