@@ -36,6 +36,7 @@ from lazygraph.graph.basic import Apply
 from lazygraph.tensor.elemwise import Elemwise
 from lazygraph.tensor.fused import FusedReduce
 from lazygraph.tensor.reduction import Reduce
+from lazygraph.tensor.reduction import _np_logsumexp as np_logsumexp
 from lazygraph.tensor.scalar import ScalarOp
 from lazygraph.tensor.scalar.composite import Composite
 
@@ -178,10 +179,10 @@ def _fused_reduce_runner(node: Apply) -> Runner | None:
         if math.prod(shape) == 0:  # numpy's errors and empty results, unblocked
             return [reduce(inputs)]
         rows = shape[0]
-        kept = [shape[k] if k not in op.axis else 1 for k in range(ndim)]
-        out = np.empty(
-            [d for k, d in enumerate(kept) if op.keepdims or k not in op.axis], out_dtype
-        )
+        out_shape = [1 if k in op.axis else d for k, d in enumerate(shape)]
+        if not op.keepdims:
+            out_shape = [d for k, d in enumerate(shape) if k not in op.axis]
+        out = np.empty(out_shape, out_dtype)
 
         def block(lo: int, hi: int) -> None:
             part = [x[lo:hi] if np.ndim(x) == ndim and x.shape[0] != 1 else x for x in inputs]
@@ -198,11 +199,11 @@ def _fused_reduce_runner(node: Apply) -> Runner | None:
 def _logsumexp_runner(node: Apply) -> Runner | None:
     """logsumexp of a float array, a block of rows at a time: the reduced axes
     are moved last and flattened (a copy unless they already are), then per
-    block the row maxima, ``exp(x - max)`` in numpy's SIMD loop into a block-sized
-    buffer, its row sums (numpy's pairwise sum) and ``log(sum) + max``: the
-    python backend's recipe, each block staying in cache. A kernel calls libm's
-    scalar ``exp`` per element instead (2000x5000 float64: 55 ms in the kernel,
-    25 ms in numpy's four passes over memory, on a 2-core AMD EPYC)."""
+    block the python backend's own recipe (row maxima, ``exp(x - max)`` in
+    numpy's SIMD loop, row sums, ``log(sum) + max``), each block staying in
+    cache. A kernel calls libm's scalar ``exp`` per element instead (2000x5000
+    float64: 55 ms in the kernel, 25 ms in numpy's four passes over memory, on
+    a 2-core AMD EPYC)."""
     op = node.op
     assert isinstance(op, Reduce)
     dtype = node.inputs[0].type.dtype  # type: ignore[attr-defined]
@@ -227,14 +228,7 @@ def _logsumexp_runner(node: Apply) -> Runner | None:
         elif rows:
 
             def block(lo: int, hi: int) -> None:
-                # (numpy's error state is per thread: set here, in the worker)
-                with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
-                    part = y[lo:hi]
-                    shift = np.max(part, axis=1, keepdims=True)
-                    shift[~np.isfinite(shift)] = 0
-                    t = np.subtract(part, shift)
-                    np.exp(t, out=t)
-                    out[lo:hi] = np.log(t.sum(axis=1)) + shift[:, 0]
+                out[lo:hi] = np_logsumexp(y[lo:hi], (1,), False)
 
             _in_blocks(rows, cols, block)
         shape = [1 if k in axes else x.shape[k] for k in range(ndim)] if op.keepdims else None
