@@ -313,6 +313,7 @@ class _StoresAScalar(Op):
         output_storage[0][0] = inputs[0][()] * 2
 
 
+@pytest.mark.usefixtures("perform_fallback")
 @pytest.mark.parametrize("dtype", ["complex128", "float32", "int64"])
 def test_a_perform_storing_a_numpy_scalar_feeds_the_next_kernel(dtype):
     """The next node's kernel gets a 0-d array (it raised a TypingError and

@@ -398,6 +398,7 @@ def test_join_and_shape_ops_match_python():
         lazygraph.function([x, y], lt.concatenate([x, y], axis=1), mode=NUMBA)(a, b)
 
 
+@pytest.mark.usefixtures("perform_fallback")
 def test_profile_times_every_kernel():
     """``profile=True`` on numba: one row per node of the rewritten graph (its
     kernels run one by one), a node without a lowering included; the results
