@@ -1,17 +1,28 @@
-"""The benchmark report: run the benchmark scripts in this directory, collect their
-Markdown tables, and write ``docs/benchmarks/README-table.md`` and two plots
-(matplotlib PNG) that the documentation's benchmark page shows.
+"""The benchmark report: run the benchmark scripts in this directory, record their
+output in ``docs/benchmarks/results.json`` and generate from that record the page
+``docs/benchmarks/README-table.md`` and two plots (matplotlib PNG) that the
+documentation's benchmark page shows.
 
     OPENBLAS_NUM_THREADS=1 python benchmarks/report.py            # every script, full sizes
     OPENBLAS_NUM_THREADS=1 python benchmarks/report.py --quick    # the scripts' --quick sizes
     python benchmarks/report.py --only graph_core rewrite_pipeline
-    python benchmarks/report.py --from-dir OUTDIR                 # re-plot saved outputs
+    python benchmarks/report.py --from-dir DIR   # regenerate page and plots from DIR/results.json
+    python benchmarks/report.py --check          # is the published page the record's own?
 
 ``nox -s bench`` runs it. Scripts that do not exist yet are skipped, and so is a
-script that fails (its error goes into the report). Each script's standard output
-is saved as ``docs/benchmarks/<script>.txt``; the report parses the Markdown tables
-in it: a cell such as ``12 ms``, ``1.5 s`` or ``80.1 µs`` is a time, the rest is
-text. The plots:
+script that fails (its error goes into the report). The record holds, beside each
+script's standard output, when the run was made, the machine (CPU model, cores,
+Python, numpy, BLAS threads), the 1-minute load average before and after the run
+and whether the sizes were ``--quick``; the page states all of them, and a quick
+run, or one on a machine not shown to be quiet, opens with a warning that says so.
+
+The page is a pure function of the record (``render``): ``--check`` (run by
+tests/docs/test_bench_report.py) fails when the page, or a plot it shows, is not
+what the current ``results.json`` generates, so a hand edit, a page left from an
+older run or a plot from another run cannot be published silently.
+
+The report parses the Markdown tables in each output: a cell such as ``12 ms``,
+``1.5 s`` or ``80.1 µs`` is a time, the rest is text. The plots:
 
 - ``time_per_workload.png``: seconds per workload for each engine (numpy,
   lazygraph's backends, JAX), log scale, from the workload scripts' tables;
@@ -22,20 +33,28 @@ text. The plots:
 from __future__ import annotations
 
 import argparse
+import hashlib
+import json
 import os
+import platform
 import re
 import subprocess
 import sys
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from _common import machine
+from typing import Any
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
 OUT = ROOT / "docs" / "benchmarks"
+RESULTS = "results.json"
+PAGE = "README-table.md"
+#: the plots, in page order, with their captions
+PLOTS = {
+    "time_per_workload.png": "Time per workload and engine (log scale)",
+    "compile_time_vs_size.png": "Time against graph size (log-log)",
+}
 
 #: (script name, what it measures), in report order
 SCRIPTS = (
@@ -186,29 +205,185 @@ def run_script(name: str, title: str, quick: bool, timeout: float) -> Result:
     return Result(name, title, "ok", done.stdout, seconds, parse_tables(done.stdout))
 
 
-def load_saved(name: str, title: str, directory: Path) -> Result:
-    path = directory / f"{name}.txt"
-    if not path.exists():
-        return Result(name, title, "skipped: no saved output")
-    text = path.read_text()
-    return Result(name, title, "ok", text, 0.0, parse_tables(text))
+# -- the record ----------------------------------------------------------------------
 
 
-# -- the Markdown --------------------------------------------------------------------
+@dataclass
+class Run:
+    """One report run: what the page is generated from (``results.json``)."""
+
+    date: str  # "2026-11-23 15:42 UTC"
+    quick: bool
+    machine: dict[str, Any]  # cpu, cores, python, numpy, blas_threads
+    load_before: float | None  # 1-minute load average before the first script
+    load_after: float | None  # ... and after the last one
+    results: list[Result]
+    plots: dict[str, str] = field(default_factory=dict)  # PNG name -> sha256
+    note: str = ""  # said on the page as it is (e.g. how an old run was recorded)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "date": self.date,
+            "quick": self.quick,
+            "machine": self.machine,
+            "load_before": self.load_before,
+            "load_after": self.load_after,
+            "note": self.note,
+            "plots": self.plots,
+            "results": [
+                {
+                    "name": r.name,
+                    "title": r.title,
+                    "status": r.status,
+                    "seconds": r.seconds,
+                    "output": r.output,
+                }
+                for r in self.results
+            ],
+        }
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Run:
+        missing = {"date", "quick", "machine", "load_before", "load_after", "results"} - set(data)
+        if missing:
+            raise ValueError(f"results record lacks {sorted(missing)}")
+        machine = data["machine"]
+        if not machine.get("cpu") or not isinstance(machine.get("cores"), int):
+            raise ValueError("results record: machine needs its CPU model and core count")
+        results = [
+            Result(
+                r["name"],
+                r["title"],
+                r["status"],
+                r["output"],
+                r["seconds"],
+                parse_tables(r["output"]) if r["status"] == "ok" else [],
+            )
+            for r in data["results"]
+        ]
+        return cls(
+            data["date"],
+            bool(data["quick"]),
+            machine,
+            data["load_before"],
+            data["load_after"],
+            results,
+            dict(data.get("plots", {})),
+            data.get("note", ""),
+        )
 
 
-def markdown(results: list[Result], quick: bool, plots: list[str]) -> str:
-    when = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
-    sizes = "the scripts' --quick sizes" if quick else "full sizes"
+def machine_info() -> dict[str, Any]:
+    """The machine the scripts run on, as the record keeps it."""
+    cpu = platform.processor() or platform.machine()
+    try:
+        with open("/proc/cpuinfo") as f:
+            m = re.search(r"model name\s*:\s*(.+)", f.read())
+        if m:
+            cpu = m.group(1).strip()
+    except OSError:
+        pass
+    import numpy
+
+    return {
+        "cpu": cpu,
+        "cores": os.cpu_count() or 1,
+        "python": platform.python_version(),
+        "numpy": numpy.__version__,
+        # what the scripts get: run_script sets 1 where the caller did not say
+        "blas_threads": os.environ.get("OPENBLAS_NUM_THREADS", "1"),
+    }
+
+
+def load_average() -> float | None:
+    """The 1-minute load average, or ``None`` where the platform has none."""
+    try:
+        return round(os.getloadavg()[0], 2)
+    except (AttributeError, OSError):
+        return None
+
+
+def why_not_representative(run: Run) -> list[str]:
+    """Why the run's numbers should not be quoted: empty for a full run on a machine
+    shown quiet (under half its cores busy before the run, and no more than the
+    run's own work on top of its cores after it)."""
+    reasons = []
+    if run.quick:
+        reasons.append("a `--quick` run (the scripts' small smoke sizes)")
+    cores = run.machine["cores"]
+    if run.load_before is None:
+        reasons.append("no load average recorded before the run")
+    elif run.load_before >= cores / 2:
+        reasons.append(f"a loaded machine (load average {run.load_before:g} on {cores} cores)")
+    if run.load_after is not None and run.load_after > cores + 1:
+        reasons.append(f"load average {run.load_after:g} on {cores} cores after the run")
+    return reasons
+
+
+def sha256(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def results_text(run: Run) -> str:
+    """``results.json`` as written: stable, so its hash names its content."""
+    return json.dumps(run.to_json(), indent=1, ensure_ascii=False, sort_keys=True) + "\n"
+
+
+def read_run(directory: Path) -> Run:
+    return Run.from_json(json.loads((directory / RESULTS).read_text(encoding="utf-8")))
+
+
+# -- the page ------------------------------------------------------------------------
+
+
+def run_label(run: Run) -> str:
+    """The run in a few words, for the plots' titles."""
+    sizes = "--quick sizes" if run.quick else "full sizes"
+    load = "load n/a" if run.load_before is None else f"load {run.load_before:g}"
+    return f"{run.date}, {sizes}, {run.machine['cores']} cores, {load}"
+
+
+def render(run: Run, results_sha: str) -> str:
+    """The page, from the record alone (no clock, no machine: ``--check`` regenerates
+    it to compare)."""
+    m = run.machine
+    sizes = "the scripts' `--quick` sizes" if run.quick else "full sizes"
+    before = "not recorded" if run.load_before is None else f"{run.load_before:g}"
+    after = "not recorded" if run.load_after is None else f"{run.load_after:g}"
     out = [
-        "<!-- written by benchmarks/report.py; do not edit by hand -->",
-        "",
-        f"Report written {when}, {sizes}. Machine: {machine()}.",
+        "<!-- written by benchmarks/report.py from docs/benchmarks/results.json; "
+        "do not edit by hand -->",
+        f"<!-- results.json sha256: {results_sha} -->",
         "",
     ]
-    for r in results:
-        out.append(f"### {r.title}")
-        out.append("")
+    reasons = why_not_representative(run)
+    if reasons:
+        out += [
+            '!!! warning "These numbers are not representative"',
+            f"    This report is from {'; '.join(reasons)}. Timings at small sizes or "
+            "beside other work can be off by large factors: do not quote them. "
+            "`benchmarks/README.md` in the repository keeps the scripts' own full runs, "
+            "each with its date and load.",
+            "",
+        ]
+    out += [
+        f"Report of {run.date}, {sizes}.",
+        f"Machine: {m['cores']} cores ({m['cpu']}), Python {m['python']}, "
+        f"numpy {m['numpy']}, OPENBLAS_NUM_THREADS={m['blas_threads']}.",
+        f"Load average (1 minute): {before} before the run, {after} after it.",
+        "",
+    ]
+    if run.note:
+        out += [run.note, ""]
+    if run.plots:
+        out += ["### Plots", ""]
+        # in PLOTS' order: the record's keys are sorted
+        for name, caption in PLOTS.items():
+            if name in run.plots:
+                out += [f"![{caption}](benchmarks/{name})", ""]
+    out += ["### Tables", ""]
+    for r in run.results:
+        out += [f"#### {r.title}", ""]
         script = f"`benchmarks/{r.name}.py`"
         if r.status != "ok":
             out += [f"{script}: {r.status}.", ""]
@@ -219,10 +394,61 @@ def markdown(results: list[Result], quick: bool, plots: list[str]) -> str:
         words = prose_lines(r.output)
         if words:
             out += [f"- {line}" for line in words] + [""]
-    if plots:
-        out.append("Plots: " + ", ".join(f"`{p}`" for p in plots) + ".")
-        out.append("")
     return "\n".join(out)
+
+
+def publish(run: Run, out: Path) -> None:
+    """Write the plots, the record and the page generated from it into ``out``; a
+    PNG that is not one of the run's plots is removed, so no older plot stays beside
+    the page."""
+    out.mkdir(parents=True, exist_ok=True)
+    written = plot(run, out)
+    if written:
+        run.plots = {name: sha256(out / name) for name in written}
+    else:
+        # no matplotlib here: a regenerated page keeps the record's own plots, where
+        # they are still the files it names
+        run.plots = {
+            name: digest
+            for name, digest in run.plots.items()
+            if (out / name).exists() and sha256(out / name) == digest
+        }
+    for old in out.glob("*.png"):
+        if old.name not in run.plots:
+            old.unlink()
+    text = results_text(run)
+    (out / RESULTS).write_text(text, encoding="utf-8")
+    digest = hashlib.sha256(text.encode()).hexdigest()
+    (out / PAGE).write_text(render(run, digest), encoding="utf-8")
+
+
+def check_published(out: Path = OUT) -> list[str]:
+    """What is wrong with the published page in ``out``: empty when the page and its
+    plots are exactly what ``results.json`` generates."""
+    record = out / RESULTS
+    if not record.exists():
+        return [f"{record} is missing: run benchmarks/report.py"]
+    try:
+        run = read_run(out)
+    except (ValueError, KeyError, TypeError) as e:
+        return [f"{record}: {e}"]
+    problems = []
+    page = out / PAGE
+    expected = render(run, sha256(record))
+    if not page.exists():
+        problems.append(f"{page} is missing")
+    elif page.read_text(encoding="utf-8") != expected:
+        problems.append(
+            f"{page} is not generated from the current {RESULTS} (edited by hand, or left "
+            "from another run): rerun benchmarks/report.py, or --from-dir to regenerate it"
+        )
+    for name, digest in run.plots.items():
+        if not (out / name).exists() or sha256(out / name) != digest:
+            problems.append(f"{out / name} is not the plot {RESULTS} records")
+    for png in out.glob("*.png"):
+        if png.name not in run.plots:
+            problems.append(f"{png} is not a plot of the run in {RESULTS}")
+    return problems
 
 
 # -- the plots -----------------------------------------------------------------------
@@ -279,8 +505,10 @@ def size_series(results: list[Result]) -> dict[str, list[tuple[int, float]]]:
     return series
 
 
-def plot(results: list[Result], out: Path) -> list[str]:
-    """Write the PNG plots that have data; return their file names."""
+def plot(run: Run, out: Path) -> list[str]:
+    """Write the PNG plots that have data; return their file names. Each title names
+    the run (date, sizes, load): a plot seen alone still says what it is."""
+    results = run.results
     try:
         import matplotlib
 
@@ -317,7 +545,7 @@ def plot(results: list[Result], out: Path) -> list[str]:
             ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1.0))
             ax.grid(True, axis="x", which="major", alpha=0.3)
         axes[-1, 0].set_xlabel("seconds per call (log scale; shorter is faster)")
-        fig.suptitle("Time per workload and engine")
+        fig.suptitle(f"Time per workload and engine ({run_label(run)})")
         fig.tight_layout()
         fig.savefig(out / "time_per_workload.png", dpi=110)
         plt.close(fig)
@@ -337,7 +565,7 @@ def plot(results: list[Result], out: Path) -> list[str]:
         ax.set_yscale("log")
         ax.set_xlabel("graph size (nodes)")
         ax.set_ylabel("seconds")
-        ax.set_title("Graph work and compile time against graph size")
+        ax.set_title(f"Graph work and compile time against graph size ({run_label(run)})")
         ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1.0))
         ax.grid(True, which="major", alpha=0.3)
         fig.tight_layout()
@@ -347,43 +575,41 @@ def plot(results: list[Result], out: Path) -> list[str]:
     return written
 
 
-def plots_page(plots: list[str]) -> str:
-    """Markdown showing the plots, with paths relative to docs/benchmarks.md."""
-    captions = {
-        "time_per_workload.png": "Time per workload and engine (log scale)",
-        "compile_time_vs_size.png": "Time against graph size (log-log)",
-    }
-    return "\n\n".join(f"![{captions[p]}](benchmarks/{p})" for p in plots) + "\n"
-
-
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="pass --quick to the scripts")
     parser.add_argument("--only", nargs="*", help="script names to run (default: all)")
     parser.add_argument("--out", type=Path, default=OUT, help="output directory")
     parser.add_argument("--timeout", type=float, default=3600.0, help="seconds per script")
-    parser.add_argument("--from-dir", type=Path, help="use saved <script>.txt outputs")
+    parser.add_argument("--from-dir", type=Path, help="regenerate from DIR/results.json")
+    parser.add_argument("--check", action="store_true", help="check the page in --out; no run")
     args = parser.parse_args(argv)
-    chosen = [(n, t) for n, t in SCRIPTS if not args.only or n in args.only]
-    unknown = set(args.only or ()) - {n for n, _ in SCRIPTS}
-    if unknown:
-        parser.error(f"unknown scripts: {', '.join(sorted(unknown))}")
-    args.out.mkdir(parents=True, exist_ok=True)
-    results = []
-    for name, title in chosen:
-        if args.from_dir:
-            result = load_saved(name, title, args.from_dir)
-        else:
+    if args.check:
+        problems = check_published(args.out)
+        for problem in problems:
+            print(problem, file=sys.stderr)
+        return 1 if problems else 0
+    if args.from_dir:
+        run = read_run(args.from_dir)
+    else:
+        chosen = [(n, t) for n, t in SCRIPTS if not args.only or n in args.only]
+        unknown = set(args.only or ()) - {n for n, _ in SCRIPTS}
+        if unknown:
+            parser.error(f"unknown scripts: {', '.join(sorted(unknown))}")
+        load_before = load_average()
+        date = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
+        results = []
+        for name, title in chosen:
             result = run_script(name, title, args.quick, args.timeout)
-            if result.output:
-                (args.out / f"{name}.txt").write_text(result.output)
-        print(f"{name}: {result.status}", flush=True)
-        results.append(result)
-    plots = plot(results, args.out)
-    (args.out / "README-table.md").write_text(markdown(results, args.quick, plots))
-    (args.out / "plots.md").write_text(plots_page(plots) if plots else "")
-    print(f"wrote {args.out / 'README-table.md'}" + (f" and {', '.join(plots)}" if plots else ""))
-    return 0 if all(not r.status.startswith("failed") for r in results) else 1
+            print(f"{name}: {result.status}", flush=True)
+            results.append(result)
+        run = Run(date, args.quick, machine_info(), load_before, load_average(), results)
+    publish(run, args.out)
+    print(f"wrote {args.out / PAGE} from {args.out / RESULTS}", end="")
+    print(f" and {', '.join(run.plots)}" if run.plots else " (no plots)")
+    for reason in why_not_representative(run):
+        print(f"warning: the page says the numbers are not representative: {reason}")
+    return 0 if all(not r.status.startswith("failed") for r in run.results) else 1
 
 
 if __name__ == "__main__":

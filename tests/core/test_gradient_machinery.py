@@ -12,7 +12,6 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import lazygraph
-import lazygraph.tensor as lt
 from lazygraph.compile.mode import NO_REWRITES
 from lazygraph.gradient import (
     DisconnectedInputError,
@@ -37,16 +36,6 @@ from lazygraph.tensor.variable import as_tensor_variable
 from tests.core import gradient_toy_ops as toy
 
 RNG = np.random.default_rng(0)
-
-
-@pytest.fixture(autouse=True)
-def _tensor_functions(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The machinery sums gradient terms with ``lazygraph.tensor.add`` and casts with
-    ``.cast``; until the op families provide them, the toy ops stand in."""
-    if not hasattr(lt, "add"):
-        monkeypatch.setattr(lt, "add", toy.add, raising=False)
-    if not hasattr(lt, "cast"):
-        monkeypatch.setattr(lt, "cast", lambda x, dtype: toy.ToFloat(dtype)(x), raising=False)
 
 
 def run(inputs: list[Any], outputs: Any, *values: Any) -> Any:

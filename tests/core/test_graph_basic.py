@@ -389,6 +389,5 @@ def test_eval_compiles_once(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def test_eval_with_the_default_pipeline() -> None:
-    pytest.importorskip("lazygraph.rewriting.db")
     x = dvar("x")
     assert neg(add(x, dconst(1.0))).eval({x: 2.0}) == -3.0

@@ -37,7 +37,7 @@ def test_quick_benchmark_functions_run(bench, tmp_path) -> None:  # type: ignore
 
 
 def test_simplifiers_do_not_change_values(bench) -> None:  # type: ignore[no-untyped-def]
-    rewriting = pytest.importorskip("lazygraph.rewriting")
+    from lazygraph import rewriting
     from lazygraph.compile.function import function
 
     ins, outs = bench.build(300, seed=3)

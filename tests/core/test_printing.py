@@ -63,6 +63,62 @@ def test_lists_apply_fgraph_and_function() -> None:
         dprint(42)
 
 
+class _Lazy:
+    """A stand-in for a lazy array of another package: it holds a Variable."""
+
+    def __init__(self, var: Variable) -> None:
+        self._var = var
+
+    def __lazygraph_variable__(self) -> Variable:
+        return self._var
+
+
+class _Holder:
+    """A stand-in for a transformed function: it holds a compiled graph."""
+
+    def __init__(self, fg: FunctionGraph | None) -> None:
+        self._fg = fg
+
+    def __lazygraph_fgraph__(self) -> FunctionGraph:
+        if self._fg is None:
+            raise ValueError("not called yet")
+        return self._fg
+
+
+def test_objects_holding_a_graph_take_part_through_the_protocol() -> None:
+    """printing knows no class outside core: a lazy array or a transformed function
+    of another package is printed through __lazygraph_variable__ /
+    __lazygraph_fgraph__."""
+    x, y = dvar("x"), dvar("y")
+    s = mul(add(x, y), y)
+    fg = FunctionGraph([x, y], [s, neg(s)], clone=False)
+    expected = dprint(s, file="str")
+    assert dprint(_Lazy(s), file="str") == expected
+    assert dprint([_Lazy(s), _Lazy(x)], file="str") == dprint([s, x], file="str")
+    assert to_dot(_Lazy(s)) == to_dot(s) and to_svg(_Lazy(s)) == to_svg(s)
+    assert dprint(_Holder(fg), file="str") == dprint(fg, file="str")
+    assert to_dot(_Holder(fg)) == to_dot(fg) and to_svg(_Holder(fg)) == to_svg(fg)
+    with pytest.raises(ValueError, match="not called yet"):  # the holder's own error
+        dprint(_Holder(None))
+
+
+def test_protocol_methods_returning_something_else_are_refused() -> None:
+    class Bad:
+        def __lazygraph_variable__(self) -> object:
+            return 42
+
+    with pytest.raises(TypeError, match="__lazygraph_variable__ returned int"):
+        dprint(Bad())
+
+    class Instance:  # an instance attribute is not the protocol (as for __len__)
+        pass
+
+    obj = Instance()
+    obj.__lazygraph_variable__ = lambda: dvar("x")  # type: ignore[attr-defined]
+    with pytest.raises(TypeError, match="not Instance"):
+        dprint(obj)
+
+
 def test_options() -> None:
     x = dvar("x")
     z = add(neg(x), dconst(2.0, name="two"))

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib.util
+import subprocess
 import sys
 from pathlib import Path
 
@@ -64,21 +65,121 @@ def test_series(report) -> None:
     assert sizes[label] == [(1000, 0.52)]
 
 
-def test_report_from_saved_outputs(report, tmp_path: Path) -> None:
-    saved = tmp_path / "saved"
-    saved.mkdir()
-    (saved / "graph_core.txt").write_text(GRAPH_CORE)
-    (saved / "numba_workloads.txt").write_text(WORKLOADS)
+def _run(report, quick: bool = False, before: float | None = 0.2, after: float | None = 1.0):
+    results = [
+        report.Result("graph_core", "g", "ok", GRAPH_CORE, 3.0, report.parse_tables(GRAPH_CORE)),
+        report.Result("numba_workloads", "n", "ok", WORKLOADS, 9.0, report.parse_tables(WORKLOADS)),
+        report.Result("jax_workloads", "j", "failed: boom"),
+    ]
+    machine = {"cpu": "Test CPU 9000", "cores": 4, "python": "3.11.7", "numpy": "2.4.6"}
+    machine["blas_threads"] = "1"
+    return report.Run("2026-11-26 10:00 UTC", quick, machine, before, after, results)
+
+
+def test_page_is_generated_from_the_record_and_states_the_run(report, tmp_path: Path) -> None:
+    report.publish(_run(report), tmp_path)
+    assert report.check_published(tmp_path) == []
+    page = (tmp_path / "README-table.md").read_text(encoding="utf-8")
+    assert "Report of 2026-11-26 10:00 UTC, full sizes." in page
+    assert "Machine: 4 cores (Test CPU 9000)" in page
+    assert "Load average (1 minute): 0.2 before the run, 1 after it." in page
+    assert "not representative" not in page  # full sizes on a quiet machine
+    assert "| 100,000 | 2.16 s | 3.23 s |" in page
+    assert "- compile + first call of a 1,000-op elementwise chain: 0.52 s" in page
+    assert "`benchmarks/jax_workloads.py`: failed: boom." in page
+    # the record keeps everything the page says: it regenerates the same page
+    again = tmp_path / "again"
+    assert report.main(["--from-dir", str(tmp_path), "--out", str(again)]) == 1  # jax failed
+    assert (again / "README-table.md").read_text(encoding="utf-8") == page
+
+
+@pytest.mark.parametrize(
+    ("quick", "before", "after", "says"),
+    [
+        (True, 0.1, 1.0, "a `--quick` run"),
+        (False, 2.0, 3.0, "a loaded machine (load average 2 on 4 cores)"),
+        (False, 0.1, 9.2, "load average 9.2 on 4 cores after the run"),
+        (False, None, 1.0, "no load average recorded before the run"),
+    ],
+)
+def test_quick_or_loaded_runs_open_with_a_warning(
+    report, tmp_path: Path, quick: bool, before: float | None, after: float, says: str
+) -> None:
+    report.publish(_run(report, quick, before, after), tmp_path)
+    page = (tmp_path / "README-table.md").read_text(encoding="utf-8")
+    head = page.split("Report of")[0]
+    assert '!!! warning "These numbers are not representative"' in head and says in head
+
+
+def test_check_finds_a_page_not_generated_from_the_current_record(report, tmp_path: Path) -> None:
+    report.publish(_run(report), tmp_path)
+    page = tmp_path / "README-table.md"
+    good = page.read_text(encoding="utf-8")
+    page.write_text(good.replace("0.29×", "0.01×"), encoding="utf-8")  # a hand edit
+    assert any("not generated from the current" in p for p in report.check_published(tmp_path))
+    assert report.main(["--check", "--out", str(tmp_path)]) == 1
+    page.write_text(good, encoding="utf-8")
+    assert report.main(["--check", "--out", str(tmp_path)]) == 0
+    # a newer record beside the old page: the page is stale
+    report.publish(_run(report, quick=True), tmp_path / "newer")
+    (tmp_path / "results.json").write_bytes((tmp_path / "newer" / "results.json").read_bytes())
+    assert any("not generated from the current" in p for p in report.check_published(tmp_path))
+
+
+def test_check_finds_plots_of_another_run_and_a_missing_record(report, tmp_path: Path) -> None:
+    assert "missing" in report.check_published(tmp_path)[0]
+    run = _run(report)
+    run.plots = {"time_per_workload.png": "0" * 64}
+    (tmp_path / "time_per_workload.png").write_bytes(b"png of another run")
+    (tmp_path / "compile_time_vs_size.png").write_bytes(b"left over")
+    text = report.results_text(run)
+    (tmp_path / "results.json").write_text(text, encoding="utf-8")
+    digest = report.sha256(tmp_path / "results.json")
+    (tmp_path / "README-table.md").write_text(report.render(run, digest), encoding="utf-8")
+    problems = report.check_published(tmp_path)
+    assert any("time_per_workload.png is not the plot" in p for p in problems)
+    assert any("compile_time_vs_size.png is not a plot of the run" in p for p in problems)
+
+
+def test_record_without_machine_or_load_is_refused(report, tmp_path: Path) -> None:
+    data = _run(report).to_json()
+    del data["load_before"]
+    with pytest.raises(ValueError, match="load_before"):
+        report.Run.from_json(data)
+    data = _run(report).to_json()
+    data["machine"] = {"cores": 2}
+    with pytest.raises(ValueError, match="CPU model"):
+        report.Run.from_json(data)
+
+
+def test_a_run_records_date_machine_load_and_quick(report, tmp_path: Path, monkeypatch) -> None:
+    """main() end to end on a stand-in script (the real ones take minutes)."""
+    scripts = tmp_path / "scripts"
+    scripts.mkdir()
+    (scripts / "fake.py").write_text(
+        "import sys\n"
+        "if '--help' in sys.argv: print('--quick --no-write'); sys.exit()\n"
+        "print('| nodes | build |\\n|---:|---:|\\n| 1,000 | ' + str(len(sys.argv)) + ' ms |')\n"
+    )
+    monkeypatch.setattr(report, "HERE", scripts)
+    monkeypatch.setattr(report, "SCRIPTS", (("fake", "A stand-in"),))
     out = tmp_path / "out"
-    assert report.main(["--from-dir", str(saved), "--out", str(out)]) == 0
-    text = (out / "README-table.md").read_text()
-    assert "| 100,000 | 2.16 s | 3.23 s |" in text
-    assert "rewrite_pipeline.py`: skipped" in text
-    assert "- compile + first call of a 1,000-op elementwise chain: 0.52 s" in text
-    plots = (out / "plots.md").read_text()
-    if importlib.util.find_spec("matplotlib") is not None:
-        assert (out / "time_per_workload.png").stat().st_size > 0
-        assert (out / "compile_time_vs_size.png").stat().st_size > 0
-        assert "](benchmarks/time_per_workload.png)" in plots
-    else:
-        assert plots == ""
+    assert report.main(["--quick", "--out", str(out)]) == 0
+    run = report.read_run(out)
+    assert run.quick and run.date.endswith(" UTC") and run.machine["cores"] >= 1
+    assert run.machine["cpu"]
+    assert run.load_before is not None and run.load_after is not None  # Linux CI
+    assert run.results[0].tables[0].rows == [["1,000", "3 ms"]]  # fake.py --quick --no-write
+    assert report.check_published(out) == []
+    assert "a `--quick` run" in (out / "README-table.md").read_text(encoding="utf-8")
+
+
+def test_the_published_page_is_the_current_records_own() -> None:
+    """docs/benchmarks/README-table.md, which the docs site shows, is exactly what
+    docs/benchmarks/results.json generates, its plots included."""
+    done = subprocess.run(
+        [sys.executable, str(ROOT / "benchmarks" / "report.py"), "--check"],
+        capture_output=True,
+        text=True,
+    )
+    assert done.returncode == 0, done.stderr

@@ -377,3 +377,91 @@ def test_stacked_transforms_keep_their_own_state():
     outer = lazygraph.jit(lambda x, k: inner(x, k) + 1.0, static_argnums=1)
     check(outer(x, 3), x**3 + 1.0)
     assert outer.trace_count == 1 and inner.trace_count == 0
+
+
+# -- printing and profiling what a user holds ----------------------------------------
+
+
+def test_printing_takes_a_lazy_array():
+    from lazygraph.printing import to_dot, to_svg
+
+    x = lnp.asarray(np.arange(3.0))
+    y = lnp.exp(x) * 2.0 + x
+    var = y.__lazygraph_variable__()
+    text = lazygraph.dprint(y, file="str")
+    assert text == lazygraph.dprint(var, file="str")
+    assert text.splitlines()[0].startswith("Elemwise{add}") and "Elemwise{exp}" in text
+    assert to_dot(y) == to_dot(var)
+    assert to_svg(y, title="y") == to_svg(var, title="y") and "<svg" in to_svg(y)
+    assert lazygraph.dprint([y, x], file="str") == lazygraph.dprint(
+        [var, x.__lazygraph_variable__()], file="str"
+    )
+
+
+@pytest.mark.parametrize(
+    "transform",
+    [lazygraph.jit, lazygraph.grad, lazygraph.value_and_grad, lazygraph.jacobian],
+    ids=lambda t: t.__name__,
+)
+def test_printing_takes_a_transformed_function_after_a_call(transform):
+    from lazygraph.printing import to_dot, to_svg
+
+    f = transform(lambda w: lnp.sum(lnp.tanh(w) ** 2))
+    with pytest.raises(ValueError, match="has not been called with array data yet"):
+        lazygraph.dprint(f)
+    f(lnp.ones(3))  # lazy: builds the graph into the argument's, compiles nothing
+    with pytest.raises(ValueError, match="has not been called with array data yet"):
+        lazygraph.dprint(f)
+    f(np.ones(3))
+    fgraph = f.__lazygraph_fgraph__()
+    text = lazygraph.dprint(f, file="str")
+    assert text == lazygraph.dprint(fgraph, file="str") and "tanh" in text
+    assert to_dot(f) == to_dot(fgraph) and "<svg" in to_svg(f)
+
+
+def test_printing_shows_the_signature_called_last():
+    f = lazygraph.jit(lambda a: a * 2.0)
+    f(np.ones(3))
+    vector = lazygraph.dprint(f, file="str", print_type=True)
+    f(np.ones((2, 2)))
+    matrix = lazygraph.dprint(f, file="str", print_type=True)
+    assert vector != matrix and "(2, 2)" in matrix
+    f(np.ones(3))  # the fast path
+    assert lazygraph.dprint(f, file="str", print_type=True) == vector
+
+
+def test_jit_profile_times_every_node():
+    from lazygraph.compile.mode import Mode
+
+    @lazygraph.jit(profile=True, mode=Mode(backend="python"))
+    def step(a, b):
+        h = lnp.tanh(a @ b)
+        return lnp.sum(h**2), lnp.exp(h)
+
+    assert step.profile is None  # nothing has run
+    a, b = rng.normal(size=(5, 4)), rng.normal(size=(4, 3))
+    for _ in range(3):
+        total, e = step(a, b)
+    h = np.tanh(a @ b)
+    check(total, np.sum(h**2), rtol=1e-12)
+    check(e, np.exp(h), rtol=1e-12)
+    profile = step.profile
+    assert profile.calls == 3 and profile.backend == "python"
+    rows = profile.rows()
+    assert len(rows) == len(step.__lazygraph_fgraph__().apply_nodes) > 1
+    assert all(r.calls == 3 for r in rows)
+    assert any("MatMul" in r.op for r in rows)
+    assert str(profile) == profile.table() and "3 calls" in str(profile)
+    # a second signature has its own profile, and the latest call picks it
+    step(np.ones((2, 2)), np.ones((2, 2)))
+    assert step.profile is not profile and step.profile.calls == 1 and profile.calls == 3
+    step(a, b)
+    assert step.profile is profile and profile.calls == 4
+
+
+def test_jit_profile_off_and_with_shardings():
+    f = lazygraph.jit(lambda a: a + 1.0)
+    f(np.ones(2))
+    assert f.profile is None
+    with pytest.raises(ValueError, match="profile=True does not combine"):
+        lazygraph.jit(lambda a: a, profile=True, in_shardings=object())

@@ -276,9 +276,10 @@ def _numpy_error(call: Callable[[Any], Any]) -> type[BaseException] | None:
 
 CASES = [(r, err) for r in ROWS if (err := _numpy_error(r[2])) is not None]
 
-# Rows lazygraph gets wrong today, with the reason ("<name>-<kind>": why). Not
-# strict: a row that starts passing shows up as XPASS (remove it here). Empty:
-# every error names its function through lazygraph.numpy._errors.
+# Rows lazygraph gets wrong today, with the reason ("<name>-<kind>": why). Strict:
+# a row that starts passing fails as XPASS, so its entry must be removed here and
+# the row then guards the fix. Empty: every error names its function through
+# lazygraph.numpy._errors.
 KNOWN: dict[str, str] = {}
 
 
@@ -302,7 +303,7 @@ def test_table_is_large() -> None:
             r,
             err,
             id=f"{r[0]}-{r[1]}",
-            marks=[pytest.mark.xfail(reason=KNOWN[f"{r[0]}-{r[1]}"], strict=False)]
+            marks=[pytest.mark.xfail(reason=KNOWN[f"{r[0]}-{r[1]}"], strict=True)]
             if f"{r[0]}-{r[1]}" in KNOWN
             else [],
         )

@@ -25,12 +25,12 @@ from pathlib import Path
 
 import pytest
 
-from lazygraph.compile.backends import available_backends
 from lazygraph.configuration import config
 
-pytestmark = pytest.mark.skipif(
-    "numba" not in available_backends(), reason="the numba backend is not available"
-)
+# numba is an optional third-party library: without it these tests have nothing to
+# test. Its presence is the only condition: a lazygraph.backends.numba that fails
+# to import must fail here, not skip (available_backends() would hide that).
+pytest.importorskip("numba")
 
 # A child process: load three kernel modules through the disk cache and print
 # their results. With "hang", the first manifest write stops half way, tells

@@ -42,10 +42,29 @@ _SEGMENT = 3  # width of "│  " / "   "
 
 
 def _outputs_of(obj: Any) -> list[Variable]:
-    """The variables at the roots of the picture of ``obj``."""
+    """The variables at the roots of the picture of ``obj``.
+
+    Besides the graph's own objects, anything that holds a graph takes part through
+    a protocol, so that this module needs no import of the packages defining it:
+    ``obj.__lazygraph_fgraph__()`` returns a FunctionGraph (a transformed function
+    of :mod:`lazygraph.numpy`: the graph it compiled), ``obj.__lazygraph_variable__()``
+    a Variable (a lazy array: the graph computing it).
+    """
     fgraph = getattr(obj, "fgraph", None)
     if isinstance(fgraph, FunctionGraph):  # a compiled Function
         obj = fgraph
+    # looked up on the type, as Python looks up special methods: an instance
+    # attribute (or a __getattr__) of that name is not the protocol
+    holder = getattr(type(obj), "__lazygraph_fgraph__", None)
+    if holder is not None:
+        obj = holder(obj)
+        if not isinstance(obj, FunctionGraph):
+            raise TypeError(f"__lazygraph_fgraph__ returned {type(obj).__name__}")
+    lazy = getattr(type(obj), "__lazygraph_variable__", None)
+    if lazy is not None:
+        obj = lazy(obj)
+        if not isinstance(obj, Variable):
+            raise TypeError(f"__lazygraph_variable__ returned {type(obj).__name__}")
     if isinstance(obj, FunctionGraph):
         return list(obj.outputs)
     if isinstance(obj, Variable):
@@ -59,7 +78,8 @@ def _outputs_of(obj: Any) -> list[Variable]:
         return result
     raise TypeError(
         "dprint, to_dot and to_svg take a Variable, a list of Variables, an Apply node, "
-        f"a FunctionGraph or a compiled Function, not {type(obj).__name__}"
+        "a FunctionGraph, a compiled Function, a lazy array (lazygraph.numpy) or a "
+        f"transformed function (lazygraph.jit, grad, ...) after a call, not {type(obj).__name__}"
     )
 
 
@@ -116,7 +136,9 @@ def dprint(
     """Print ``obj``'s graph as an indented tree, one line per variable.
 
     ``obj`` is a Variable, a list of Variables, an Apply node (its outputs), a
-    FunctionGraph (its outputs) or a compiled Function (its ``fgraph``). Each
+    FunctionGraph (its outputs), a compiled Function (its ``fgraph``), a lazy
+    :mod:`lazygraph.numpy` array (the graph computing it) or a function transformed
+    by ``lazygraph.jit``, ``grad``, ... after a call (the graph it compiled). Each
     computed variable shows its op, a leaf its name; ``[id X]`` tags identify
     nodes, so a node reached again is printed as its id with ``···`` instead of
     its inputs a second time.

@@ -141,6 +141,10 @@ class ProfileStats:
         """Print :meth:`table` (to standard output unless ``file`` is given)."""
         print(self.table(limit), file=sys.stdout if file is None else file)
 
+    def __str__(self) -> str:
+        # print(fn.profile) shows the table, as summary() does
+        return self.table()
+
     def __repr__(self) -> str:
         return f"ProfileStats({self.backend!r}, calls={self.calls}, nodes={len(self._rows)})"
 

@@ -39,7 +39,10 @@ import lazygraph.tensor as lt
 import numpy as np
 from lazygraph import gradient
 from lazygraph.compile.cache import cached_function
+from lazygraph.compile.function import function
+from lazygraph.compile.profile import ProfileStats
 from lazygraph.graph.basic import Constant, Variable
+from lazygraph.graph.fg import FunctionGraph
 from lazygraph.graph.traversal import graph_inputs
 from lazygraph.numpy._array import Array
 from lazygraph.numpy._convert import as_variable, bound_value, is_bound, wrap
@@ -95,14 +98,23 @@ def _normalize_argnums(argnums: int | Sequence[int], nargs: int, name: str) -> t
 
 
 class _Compiled:
-    """One traced signature: the compiled call (captured values included), and
-    how to rebuild the result pytree from its list of output values."""
+    """One traced signature: the compiled call (captured values included), how to
+    rebuild the result pytree from its list of output values, the compiled graph
+    (for :func:`lazygraph.dprint` and friends) and its profile (``profile=True``)."""
 
-    __slots__ = ("call", "unpack")
+    __slots__ = ("call", "fgraph", "profile", "unpack")
 
-    def __init__(self, call: Callable[..., Sequence[Any]], unpack: Callable) -> None:
+    def __init__(
+        self,
+        call: Callable[..., Sequence[Any]],
+        unpack: Callable,
+        fgraph: FunctionGraph,
+        profile: ProfileStats | None,
+    ) -> None:
         self.call = call
         self.unpack = unpack
+        self.fgraph = fgraph
+        self.profile = profile
 
 
 def _make_unpack(out_tree: Any, template: list[Any], is_var: list[bool]) -> Callable:
@@ -124,7 +136,11 @@ class Transformed:
     """A function transformed by :func:`jit`, :func:`grad` and friends.
 
     Call it like the original function. ``trace_count`` says how many
-    signatures have been traced (and compiled) so far.
+    signatures have been traced (and compiled) so far. After a call,
+    :func:`lazygraph.dprint`, :func:`lazygraph.printing.to_dot` and
+    :func:`~lazygraph.printing.to_svg` take it and show the compiled (rewritten)
+    graph of the signature called last; with ``profile=True``, ``profile`` is
+    that signature's :class:`~lazygraph.compile.profile.ProfileStats`.
     """
 
     def __init__(
@@ -134,6 +150,7 @@ class Transformed:
         name: str,
         static_argnums: int | Sequence[int] = (),
         mode: Any = None,
+        profile: bool = False,
     ) -> None:
         if not callable(fun):
             raise TypeError(f"{name}: expected a callable, got {type(fun).__name__}")
@@ -151,7 +168,32 @@ class Transformed:
         # (class, dtype, shape) per positional argument -> entry, for calls
         # whose arguments are all plain ndarrays (no kwargs, no static arguments).
         self._fast: dict[tuple[Any, ...], _Compiled] = {}
+        self._profile = profile
+        # the entry called last: what printing and ``profile`` show
+        self._latest: _Compiled | None = None
         self.trace_count = 0
+
+    @property
+    def profile(self) -> ProfileStats | None:
+        """The per-node profile of the signature called last (``profile=True``:
+        one per traced signature, each accumulating over its calls); ``None``
+        without ``profile=True`` or before the first call. ``print(f.profile)``
+        shows the table, slowest node first."""
+        if not self._profile or self._latest is None:
+            return None
+        return self._latest.profile
+
+    def __lazygraph_fgraph__(self) -> FunctionGraph:
+        """The compiled graph of the signature called last: the printing protocol
+        (lazygraph.printing looks for this method; core does not know this class)."""
+        if self._latest is None:
+            raise ValueError(
+                f"{self!r} has not been called with array data yet: its graph is traced "
+                "and compiled at the first such call (for the arguments' dtypes and "
+                "shapes; a call with lazy arrays only builds their graph), so call it "
+                "before printing it"
+            )
+        return self._latest.fgraph
 
     def __repr__(self) -> str:
         return f"<{self._name} of {getattr(self._fun, '__qualname__', self._fun)!r}>"
@@ -163,6 +205,7 @@ class Transformed:
             except AttributeError:  # an argument that is not an array
                 entry = None
             if entry is not None:
+                self._latest = entry
                 return entry.unpack(entry.call(*args))
         return self._call(args, kwargs)
 
@@ -202,6 +245,7 @@ class Transformed:
             self._entries[sig] = entry
             if not kwargs and not self._static and all(type(a) is _ndarray for a in args):
                 self._fast[tuple(map(_fast_signature, args))] = entry
+        self._latest = entry
         return entry.unpack(entry.call(*values))
 
     def _trace(
@@ -251,9 +295,11 @@ class Transformed:
                     f"depends on {v}, which is neither an argument nor a value it captured"
                 )
             captured_vars.append(v)
-        call = self._compile(in_vars, captured_vars, outputs, (treedef, out_tree, is_var))
+        call, fgraph, stats = self._compile(
+            in_vars, captured_vars, outputs, (treedef, out_tree, is_var)
+        )
         self.trace_count += 1
-        return _Compiled(call, _make_unpack(out_tree, template, is_var))
+        return _Compiled(call, _make_unpack(out_tree, template, is_var), fgraph, stats)
 
     def _compile(
         self,
@@ -261,11 +307,19 @@ class Transformed:
         captured_vars: list[Variable],
         outputs: list[Variable],
         trees: tuple[Any, Any, list[bool]],
-    ) -> Callable[..., Sequence[Any]]:
+    ) -> tuple[Callable[..., Sequence[Any]], FunctionGraph, ProfileStats | None]:
         """The compiled call of one traced signature, taking the argument leaves'
-        values (``trees``: the argument and result structures, for subclasses)."""
+        values, its compiled graph and its profile (``trees``: the argument and
+        result structures, for subclasses)."""
+        extra = [bound_value(v) for v in captured_vars]
+        if self._profile:
+            # a profiled function of its own: the structural cache's functions are
+            # shared and untimed, and their timings would mix several callers'
+            fn = function(in_vars + captured_vars, outputs, mode=self._mode, profile=True)
+            inner = fn.fn
+            return (lambda *args: inner(*args, *extra)), fn.fgraph, fn.profile
         compiled = cached_function(in_vars + captured_vars, outputs, mode=self._mode)
-        return compiled.trusted_callable([bound_value(v) for v in captured_vars])
+        return compiled.trusted_callable(extra), compiled.function.fgraph, None
 
     def _call_lazy(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
         """Called with lazy arrays: build the transform's graph on them and
@@ -375,6 +429,7 @@ def jit(
     mode: Any = None,
     in_shardings: Any = None,
     out_shardings: Any = None,
+    profile: bool = False,
 ) -> Any:
     """``fun`` traced once per signature and compiled; later calls with the same
     dtypes and shapes run the compiled function directly.
@@ -383,6 +438,13 @@ def jit(
     (hashable) rather than arrays: each new value traces again. ``mode`` is the
     compile mode (rewrites and backend). Usable as a decorator, with or without
     arguments.
+
+    ``profile=True`` times every node as ``lazygraph.function(..., profile=True)``
+    does (see :mod:`lazygraph.compile.profile`): after a call, ``f.profile`` is
+    the :class:`~lazygraph.compile.profile.ProfileStats` of the signature called
+    last, and ``print(f.profile)`` shows its table. A profiled function compiles
+    its own graph instead of sharing the compile cache's. ``lazygraph.dprint(f)``
+    prints the compiled graph after a call, profiled or not.
 
     ``in_shardings`` / ``out_shardings`` (jax backend only, as in ``jax.jit``)
     run the compiled graph across devices: each is one ``jax.sharding.Sharding``
@@ -413,9 +475,15 @@ def jit(
             mode=mode,
             in_shardings=in_shardings,
             out_shardings=out_shardings,
+            profile=profile,
         )
     if in_shardings is None and out_shardings is None:
-        return Transformed(fun, _build_call, "jit", static_argnums, mode)
+        return Transformed(fun, _build_call, "jit", static_argnums, mode, profile)
+    if profile:
+        raise ValueError(
+            "jit: profile=True does not combine with in_shardings/out_shardings (a "
+            "sharded program runs as one XLA computation); profile it unsharded"
+        )
     return _ShardedJit(fun, static_argnums, mode, in_shardings, out_shardings)
 
 
@@ -442,10 +510,9 @@ class _ShardedJit(Transformed):
         captured_vars: list[Variable],
         outputs: list[Variable],
         trees: tuple[Any, Any, list[bool]],
-    ) -> Callable[..., Sequence[Any]]:
+    ) -> tuple[Callable[..., Sequence[Any]], FunctionGraph, ProfileStats | None]:
         from lazygraph.compile.function import rewrite_graph
         from lazygraph.compile.mode import get_mode
-        from lazygraph.graph.fg import FunctionGraph
 
         treedef, out_tree, is_var = trees
         backend = _jax_backend_of(self._mode)
@@ -464,7 +531,7 @@ class _ShardedJit(Transformed):
             device_arrays=True,
         )
         extra = tuple(bound_value(v) for v in captured_vars)
-        return lambda *args: program(*args, *extra)
+        return (lambda *args: program(*args, *extra)), fgraph, None
 
 
 def _jax_backend_of(mode: Any) -> Any:
