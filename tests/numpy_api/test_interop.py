@@ -256,5 +256,36 @@ def test_compute_several_outputs_in_one_call() -> None:
     assert same.flags.writeable and const.flags.writeable and float(const) == 2.0
     assert plain == "unchanged"
     assert lnp.compute() == ()
-    if hasattr(lazygraph, "compute"):
-        np.testing.assert_array_equal(lazygraph.compute(x * 3)[0], a * 3)
+    np.testing.assert_array_equal(lazygraph.compute(x * 3)[0], a * 3)
+
+
+def test_arguments_lazygraph_does_not_support_fall_back_to_numpy() -> None:
+    """A lazygraph.numpy function that rejects its arguments as unsupported
+    (``UnsupportedArgumentsError``) lets numpy run them, with the warning."""
+    a = np.array([3.0, 1.0, 2.0, 5.0])
+    x = lnp.asarray(a)
+    with pytest.warns(LazygraphFallbackWarning, match="for these arguments"):
+        got = np.quantile(x, 0.4, method="nearest")
+    np.testing.assert_array_equal(np.asarray(got), np.quantile(a, 0.4, method="nearest"))
+    with pytest.warns(LazygraphFallbackWarning, match="for these arguments"):
+        got = np.add(x, 1.0, signature=(None, None, None))
+    np.testing.assert_array_equal(np.asarray(got), a + 1.0)
+
+
+@pytest.mark.parametrize("through", ["function", "ufunc"])
+def test_a_bug_raising_not_implemented_error_is_not_hidden_by_eager_numpy(
+    monkeypatch: pytest.MonkeyPatch, through: str
+) -> None:
+    """Any other NotImplementedError inside the lazy version (a bug, an Op without
+    a perform) propagates: numpy must not silently run in its place."""
+
+    def broken(*args: Any, **kwargs: Any) -> Any:
+        raise NotImplementedError("SomeOp.infer_shape")
+
+    name = "cumsum" if through == "function" else "exp"
+    monkeypatch.setattr(lnp, name, broken)
+    x = lnp.asarray(np.arange(3.0))
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", LazygraphFallbackWarning)
+        with pytest.raises(NotImplementedError, match=r"SomeOp\.infer_shape"):
+            getattr(np, name)(x)

@@ -36,7 +36,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import IO, Any, TypeAlias
 
 from lazygraph.graph.basic import Apply, Op, Variable
-from lazygraph.graph.features import ReplaceValidate
+from lazygraph.graph.features import ReplacementDidNotRemoveError, ReplaceValidate
 from lazygraph.graph.fg import FunctionGraph, InconsistencyError
 from lazygraph.rewriting.trace import report_rewrite, rewrite_failed, rewriter_name
 
@@ -463,12 +463,8 @@ def apply_replacements(
         else:
             for old, new in pairs:
                 fgraph.replace(old, new, reason=reason)
-    except InconsistencyError:
+    except (InconsistencyError, ReplacementDidNotRemoveError):  # vetoed, and reverted
         return False
-    except Exception as exc:
-        if type(exc).__name__ == "ReplacementDidNotRemoveError":
-            return False
-        raise
     return True
 
 

@@ -31,6 +31,7 @@ from typing import Any
 import numpy as np
 from lazygraph.numpy import _views
 from lazygraph.numpy._array_methods import ArrayMethods
+from lazygraph.numpy._errors import UnsupportedArgumentsError
 from lazygraph.tensor.variable import TensorVariable
 
 __all__ = ["Array"]
@@ -61,6 +62,21 @@ def _binary(name: str, x1: Any, x2: Any) -> Any:
     if not _is_operand(x1) or not _is_operand(x2):
         return NotImplemented
     return getattr(_elementwise(), name)(x1, x2)
+
+
+def _fast_power(base: Array, exponent: Any) -> str | None:
+    """The unary function numpy's ``**`` uses for a float or complex array to the
+    power of a Python ``int`` -1 or 2 or a Python ``float`` 0.5 (numpy 2's
+    ``fast_scalar_power``; exact types: ``True``, ``2.0`` and ``np.int64(2)`` take
+    ``power``). For complex arrays it matters: ``square`` rounds as ``multiply``
+    does, where ``power``'s ``z**2`` multiplies its own way."""
+    if base.dtype.kind not in "fc":
+        return None
+    if type(exponent) is int:
+        return {-1: "reciprocal", 2: "square"}.get(exponent)
+    if type(exponent) is float and exponent == 0.5:
+        return "sqrt"
+    return None
 
 
 def _is_operand(x: Any) -> bool:
@@ -266,13 +282,15 @@ class Array(ArrayMethods):
                 "backend lazygraph.numpy has only 'cpu' (jax devices need "
                 "lazygraph.config.backend = 'jax')"
             )
-        from lazygraph.backends.jax.device import as_jax_device, place
+        from lazygraph._global_state import import_isolated
 
-        target = as_jax_device(device)
+        # may be the first import of jax, which must not shift numpy's random stream
+        jax_device = import_isolated("lazygraph.backends.jax.device")
+        target = jax_device.as_jax_device(device)
         if target == current:
             return self
         value = _bind_host_copy(self._value())
-        place(_bound_value(value), target)
+        jax_device.place(_bound_value(value), target)
         return Array(value)
 
     def __jax_array__(self) -> Any:
@@ -473,7 +491,7 @@ class Array(ArrayMethods):
         if len(shape) == 1 and not isinstance(shape[0], (int, np.integer)):
             shape = tuple(shape[0]) if shape[0] is not None else ()
         if order != "C":
-            raise NotImplementedError("reshape: only order='C' is supported by lazygraph")
+            raise UnsupportedArgumentsError("reshape: only order='C' is supported by lazygraph")
         view = _views.Reshape.make(self, tuple(shape))
         if copy or not _views.reshape_is_view(self, view):
             if copy is False:
@@ -567,6 +585,9 @@ class Array(ArrayMethods):
     def __pow__(self, other: Any, mod: Any = None) -> Any:
         if mod is not None:
             return NotImplemented
+        fast = _fast_power(self, other)
+        if fast is not None:
+            return getattr(_elementwise(), fast)(self)
         return _binary("pow", self, other)
 
     def __rpow__(self, other: Any, mod: Any = None) -> Any:
@@ -683,6 +704,11 @@ class Array(ArrayMethods):
         return self._inplace("remainder", "remainder", other)
 
     def __ipow__(self, other: Any) -> Any:
+        fast = _fast_power(self, other)
+        if fast is not None:  # numpy's in-place ** takes the same unary fast path
+            result = getattr(_elementwise(), fast)(self)
+            self._assign(_views.inplace_result(self, result, fast))
+            return self
         return self._inplace("pow", "power", other)
 
     def __imatmul__(self, other: Any) -> Any:

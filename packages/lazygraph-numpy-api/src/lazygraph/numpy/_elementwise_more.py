@@ -17,6 +17,7 @@ import lazygraph.tensor as lt
 import numpy as np
 from lazygraph.numpy._array import Array
 from lazygraph.numpy._convert import as_variable, wrap
+from lazygraph.numpy._errors import UnsupportedArgumentsError
 from lazygraph.numpy._ufunc import ArrayLike, apply_ufunc, reject_out, ufunc_dtype
 
 __all__ = [
@@ -354,7 +355,7 @@ def interp(
     array([ 5., 25., 30.])
     """
     if period is not None:
-        raise NotImplementedError("interp: period= is not supported by lazygraph")
+        raise UnsupportedArgumentsError("interp: period= is not supported by lazygraph")
     xv = lt.as_tensor_variable(as_variable(x))
     xpv = lt.as_tensor_variable(as_variable(xp))
     fpv = lt.as_tensor_variable(as_variable(fp))

@@ -32,7 +32,17 @@ from typing import Any, TypeVar
 
 from numpy.exceptions import AxisError
 
-__all__: list[str] = []
+__all__ = ["UnsupportedArgumentsError"]
+
+
+class UnsupportedArgumentsError(NotImplementedError):
+    """A lazygraph.numpy function does not support these arguments (numpy does).
+
+    numpy's own function called on lazy arrays (``__array_function__``,
+    ``__array_ufunc__``) then runs in numpy on the computed values; only this
+    type does that: any other ``NotImplementedError`` (a bug, an Op without a
+    ``perform``) propagates rather than silently running eager numpy."""
+
 
 F = TypeVar("F", bound=Callable[..., Any])
 

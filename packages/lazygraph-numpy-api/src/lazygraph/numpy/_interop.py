@@ -30,6 +30,7 @@ from typing import Any
 
 import numpy as np
 from lazygraph.numpy._array import Array
+from lazygraph.numpy._errors import UnsupportedArgumentsError
 
 __all__ = ["LazygraphFallbackError", "LazygraphFallbackWarning"]
 
@@ -208,7 +209,7 @@ def array_ufunc(
         if fn is not None:
             try:
                 return fn(*inputs, **kwargs)
-            except NotImplementedError as exc:
+            except UnsupportedArgumentsError as exc:  # (any other error is a bug: it surfaces)
                 reason = f" for these arguments ({exc})"
                 return numpy_fallback(ufunc, f"numpy.{name}", inputs, kwargs, reason)
     elif method == "reduce" and name in _REDUCE and kwargs.get("where", True) is True:
@@ -338,7 +339,7 @@ def array_function(func: Callable[..., Any], types: Any, args: Any, kwargs: dict
         active.add(func)
         try:
             return fn(*args, **kwargs)
-        except NotImplementedError as exc:
+        except UnsupportedArgumentsError as exc:  # (any other error is a bug: it surfaces)
             return numpy_fallback(func, label, args, kwargs, reason=f" for these arguments ({exc})")
         finally:
             active.discard(func)

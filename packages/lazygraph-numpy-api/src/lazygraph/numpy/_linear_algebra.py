@@ -17,6 +17,7 @@ import lazygraph.tensor as lt
 import numpy as np
 from lazygraph.numpy._array import Array
 from lazygraph.numpy._convert import as_tensor, as_variable, wrap
+from lazygraph.numpy._errors import UnsupportedArgumentsError
 from lazygraph.numpy._ufunc import ArrayLike, DTypeLike, apply_ufunc, reject_out
 from lazygraph.tensor.shape import normalize_axis
 
@@ -50,9 +51,9 @@ def matmul(x1: ArrayLike, x2: ArrayLike, /, out: None = None, **kwargs: Any) -> 
     """
     for key in ("axes", "axis"):
         if kwargs.pop(key, _NO_VALUE) is not _NO_VALUE:
-            raise NotImplementedError(f"matmul: {key}= is not supported by lazygraph")
+            raise UnsupportedArgumentsError(f"matmul: {key}= is not supported by lazygraph")
     if kwargs.pop("keepdims", False):
-        raise NotImplementedError("matmul: keepdims= is not supported by lazygraph")
+        raise UnsupportedArgumentsError("matmul: keepdims= is not supported by lazygraph")
     return apply_ufunc("matmul", lt.matmul, (x1, x2), out, kwargs)
 
 
@@ -66,9 +67,9 @@ def vecdot(
     array([3, 7])
     """
     if kwargs.pop("axes", _NO_VALUE) is not _NO_VALUE:
-        raise NotImplementedError("vecdot: axes= is not supported by lazygraph")
+        raise UnsupportedArgumentsError("vecdot: axes= is not supported by lazygraph")
     if kwargs.pop("keepdims", False):
-        raise NotImplementedError("vecdot: keepdims= is not supported by lazygraph")
+        raise UnsupportedArgumentsError("vecdot: keepdims= is not supported by lazygraph")
     return apply_ufunc("vecdot", lambda a, b: lt.vecdot(a, b, axis=axis), (x1, x2), out, kwargs)
 
 

@@ -21,6 +21,7 @@ from lazygraph.numpy import _joining
 from lazygraph.numpy._array import Array
 from lazygraph.numpy._convert import as_tensor, as_variable, wrap
 from lazygraph.numpy._creation import arange  # noqa: F401 - used by the examples
+from lazygraph.numpy._errors import UnsupportedArgumentsError
 from lazygraph.numpy._joining import *  # noqa: F403
 from lazygraph.numpy._joining import _wrap_all
 from lazygraph.numpy._ufunc import ArrayLike, reject_out
@@ -352,7 +353,7 @@ def pad(array: ArrayLike, pad_width: Any, mode: str = "constant", **kwargs: Any)
     """
     unknown = set(kwargs) - {"constant_values"}
     if unknown:
-        raise NotImplementedError(
+        raise UnsupportedArgumentsError(
             f"pad: keyword(s) {sorted(unknown)} are not supported by lazygraph"
         )
     values = kwargs.get("constant_values")

@@ -18,6 +18,7 @@ import lazygraph.tensor as lt
 import numpy as np
 from lazygraph.numpy._array import Array
 from lazygraph.numpy._convert import as_tensor, as_variable, known_value, nan_replaced, wrap
+from lazygraph.numpy._errors import UnsupportedArgumentsError
 from lazygraph.numpy._ufunc import ArrayLike
 from lazygraph.tensor.shape import normalize_axis
 
@@ -218,7 +219,7 @@ def lexsort(keys: Any, axis: int = -1) -> Array:
     if not columns:
         raise TypeError("need sequence of keys with len > 0 in lexsort")
     if any(c.ndim != 1 for c in columns) or axis not in (-1, 0):
-        raise NotImplementedError("lexsort: only 1-d keys are supported by lazygraph")
+        raise UnsupportedArgumentsError("lexsort: only 1-d keys are supported by lazygraph")
     # Stable sorts from the least significant key to the most significant.
     order = lt.argsort(columns[0], stable=True)
     for column in columns[1:]:

@@ -18,6 +18,7 @@ import lazygraph.tensor as lt
 import numpy as np
 from lazygraph.numpy._array import Array
 from lazygraph.numpy._convert import as_variable, wrap
+from lazygraph.numpy._errors import UnsupportedArgumentsError
 from lazygraph.numpy._ufunc import ArrayLike
 from lazygraph.tensor.shape import normalize_axis
 
@@ -122,7 +123,7 @@ def unique(
     if axis is not None:
         normalize_axis(axis, x.ndim, "unique")  # numpy's AxisError first
         if x.ndim != 1:
-            raise NotImplementedError("unique: axis= is supported for 1-d arrays only")
+            raise UnsupportedArgumentsError("unique: axis= is supported for 1-d arrays only")
     values, index, inverse, counts = lt.unique_all(x)
     if equal_nan and np.dtype(x.dtype).kind in "fc":
         # NaNs sort last and are distinct: keep the first, give it every NaN's

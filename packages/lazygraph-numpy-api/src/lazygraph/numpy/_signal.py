@@ -25,6 +25,7 @@ import lazygraph.tensor as lt
 import numpy as np
 from lazygraph.numpy._array import Array
 from lazygraph.numpy._convert import as_tensor, known_value, wrap
+from lazygraph.numpy._errors import UnsupportedArgumentsError
 from lazygraph.numpy._ufunc import ArrayLike
 from lazygraph.tensor.variable import TensorVariable, constant
 
@@ -45,7 +46,7 @@ def _signal_1d(x: Any, name: str, what: str) -> TensorVariable:
     if v.ndim == 0:
         v = lt.reshape(v, (1,))
     if v.type.shape[0] is None:
-        raise NotImplementedError(
+        raise UnsupportedArgumentsError(
             f"{name}: the length of {what} must be known when building the graph"
         )
     return v
@@ -144,7 +145,7 @@ def _bin_edges(
         if bins not in _ESTIMATORS:
             raise ValueError(f"{name}: {bins!r} is not a valid estimator for `bins`")
         if value is None:
-            raise NotImplementedError(
+            raise UnsupportedArgumentsError(
                 f"{name}: bins={bins!r} needs the data when building the graph; "
                 "give a bin count or the edges instead"
             )
@@ -168,7 +169,7 @@ def _bin_edges(
     if value is not None and np.any(value[:-1] > value[1:]):
         raise ValueError(f"{name}: `bins` must increase monotonically, when an array")
     if edges.type.shape[0] is None:
-        raise NotImplementedError(f"{name}: the number of bin edges must be known")
+        raise UnsupportedArgumentsError(f"{name}: the number of bin edges must be known")
     return edges, edges.type.shape[0] - 1
 
 

@@ -13,6 +13,7 @@ from typing import Any
 import lazygraph.tensor as lt
 from lazygraph.numpy._array import Array
 from lazygraph.numpy._convert import as_variable, wrap
+from lazygraph.numpy._errors import UnsupportedArgumentsError
 from lazygraph.numpy._ufunc import ArrayLike
 
 __all__ = ["argsort", "sort"]
@@ -23,7 +24,7 @@ _KINDS = (None, "quicksort", "mergesort", "heapsort", "stable")
 def _options(name: str, kind: Any, order: Any, stable: bool | None) -> None:
     """Check numpy's ``kind``/``order``/``stable`` keywords."""
     if order is not None:
-        raise NotImplementedError(f"{name}: order= (structured arrays) is not supported")
+        raise UnsupportedArgumentsError(f"{name}: order= (structured arrays) is not supported")
     if kind not in _KINDS:
         raise ValueError(f"{name}: sort kind must be one of 'quick', 'heap', or 'stable'")
     if stable is not None and kind is not None:

@@ -20,6 +20,7 @@ import numpy as np
 from lazygraph.numpy import _statistical_more
 from lazygraph.numpy._array import Array
 from lazygraph.numpy._convert import as_axis, as_tensor, as_variable, nan_replaced, wrap
+from lazygraph.numpy._errors import UnsupportedArgumentsError
 from lazygraph.numpy._statistical_more import *  # noqa: F403
 from lazygraph.numpy._ufunc import ArrayLike, DTypeLike, reject_out
 from lazygraph.tensor.shape import normalize_axes
@@ -52,7 +53,7 @@ _NO_VALUE: Any = object()
 def _check(name: str, out: Any, where: Any) -> None:
     reject_out(name, out)
     if where is not _NO_VALUE and where is not True:
-        raise NotImplementedError(
+        raise UnsupportedArgumentsError(
             f"{name}: where= is not supported by lazygraph; reduce where(mask, x, identity) instead"
         )
 
@@ -220,7 +221,7 @@ def var(
     """
     _check("var", out, where)
     if mean is not _NO_VALUE:
-        raise NotImplementedError("var: mean= is not supported by lazygraph")
+        raise UnsupportedArgumentsError("var: mean= is not supported by lazygraph")
     if correction is not None and ddof != 0:
         raise ValueError("var: ddof and correction can't be provided simultaneously.")
     c = correction if correction is not None else ddof
@@ -249,7 +250,7 @@ def std(
     """
     _check("std", out, where)
     if mean is not _NO_VALUE:
-        raise NotImplementedError("std: mean= is not supported by lazygraph")
+        raise UnsupportedArgumentsError("std: mean= is not supported by lazygraph")
     if correction is not None and ddof != 0:
         raise ValueError("std: ddof and correction can't be provided simultaneously.")
     c = correction if correction is not None else ddof

@@ -15,6 +15,7 @@ import lazygraph.tensor as lt
 import numpy as np
 from lazygraph.numpy._array import Array
 from lazygraph.numpy._convert import as_axis, as_tensor, nan_replaced, wrap
+from lazygraph.numpy._errors import UnsupportedArgumentsError
 from lazygraph.numpy._ufunc import ArrayLike, DTypeLike, reject_out
 from lazygraph.tensor.shape import normalize_axes
 
@@ -145,7 +146,7 @@ def _quantile(
     name: str, a: ArrayLike, q: np.ndarray, weak: bool, axis: Any, method: str, keepdims: bool
 ) -> Array:
     if method != "linear":
-        raise NotImplementedError(f"{name}: only method='linear' is supported by lazygraph")
+        raise UnsupportedArgumentsError(f"{name}: only method='linear' is supported by lazygraph")
     x = as_tensor(a)
     if np.dtype(x.dtype).kind == "c":
         raise TypeError(f"{name}: a must be an array of real numbers")
@@ -262,7 +263,7 @@ def cov(
            [-1.,  1.]])
     """
     if fweights is not None or aweights is not None:
-        raise NotImplementedError("cov: fweights and aweights are not supported by lazygraph")
+        raise UnsupportedArgumentsError("cov: fweights and aweights are not supported by lazygraph")
     x = as_tensor(m)
     if x.ndim > 2:
         raise ValueError("m has more than 2 dimensions")

@@ -16,6 +16,7 @@ import lazygraph.tensor as lt
 import numpy as np
 from lazygraph.numpy._array import Array
 from lazygraph.numpy._convert import as_variable, wrap
+from lazygraph.numpy._errors import UnsupportedArgumentsError
 from lazygraph.tensor.dtypes import is_weak_scalar
 
 __all__: list[str] = []
@@ -32,7 +33,7 @@ _CASTINGS = ("no", "equiv", "safe", "same_kind", "unsafe")
 def reject_out(name: str, out: Any) -> None:
     """Raise the error for ``out=``: lazygraph arrays are values, not buffers."""
     if out is not None:
-        raise NotImplementedError(
+        raise UnsupportedArgumentsError(
             f"{name}: out= is not supported by lazygraph; arrays are immutable graph "
             f"values, so assign the result instead (y = {name}(...)), or write into "
             f"an existing array with y[...] = {name}(...)"
@@ -47,12 +48,12 @@ def ufunc_dtype(name: str, out: Any, kwargs: dict[str, Any]) -> np.dtype[Any] | 
             raise TypeError(f"{name}() got an unexpected keyword argument {key!r}")
     where = kwargs.get("where", True)
     if where is not True:
-        raise NotImplementedError(
+        raise UnsupportedArgumentsError(
             f"{name}: where= is not supported by lazygraph (it leaves the other "
             f"elements of out= untouched); use where(mask, {name}(...), other) instead"
         )
     if kwargs.get("signature") is not None:
-        raise NotImplementedError(f"{name}: signature= is not supported by lazygraph")
+        raise UnsupportedArgumentsError(f"{name}: signature= is not supported by lazygraph")
     casting = kwargs.get("casting", "same_kind")
     if casting not in _CASTINGS:
         raise ValueError(

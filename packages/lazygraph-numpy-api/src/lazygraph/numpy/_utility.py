@@ -15,6 +15,7 @@ import lazygraph.tensor as lt
 import numpy as np
 from lazygraph.numpy._array import Array
 from lazygraph.numpy._convert import as_axis, as_variable, wrap
+from lazygraph.numpy._errors import UnsupportedArgumentsError
 from lazygraph.numpy._ufunc import ArrayLike, reject_out
 from lazygraph.tensor.shape import normalize_axis
 
@@ -64,7 +65,7 @@ _NO_VALUE: Any = object()
 
 def _check_where(name: str, where: Any) -> None:
     if where is not _NO_VALUE and where is not True:
-        raise NotImplementedError(f"{name}: where= is not supported by lazygraph")
+        raise UnsupportedArgumentsError(f"{name}: where= is not supported by lazygraph")
 
 
 def all(

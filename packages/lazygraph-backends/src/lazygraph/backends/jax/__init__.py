@@ -1,7 +1,8 @@
 """The JAX/XLA backend: a rewritten graph becomes one ``jax.jit``-compiled function.
 
 ``backend`` is the object the ``lazygraph.backends`` entry point names. Importing
-this module does not import jax; the first ``compile`` does. Graphs compiled
+this module does not import jax; the first ``compile`` does (leaving the user's
+global state alone: :mod:`lazygraph._global_state`). Graphs compiled
 for JAX skip lazygraph's own ``fusion`` and ``inplace`` stages (XLA fuses and
 manages buffers itself): :attr:`JaxBackend.excluded_tags` tells
 ``lazygraph.function`` so. ``backend`` is ``None`` where jax is not installed,
@@ -78,10 +79,19 @@ class JaxBackend:
         >>> fn(np.arange(3.0))
         [array(5.)]
         """
-        from lazygraph.backends.jax.linker import compile_graph
+        from lazygraph._global_state import import_isolated
         from lazygraph.compile.cache import structural_key
 
+        # the linker imports jax, which draws from numpy's global random
+        # stream: the first compile must not shift the user's numbers
+        compile_graph = import_isolated("lazygraph.backends.jax.linker").compile_graph
+
+        from lazygraph.configuration import config
+
         options = (
+            # a program compiled while host fallbacks were allowed must not be
+            # handed out when they must raise
+            config.on_unsupported,
             _hashable(in_shardings),
             _hashable(out_shardings),
             device_arrays,

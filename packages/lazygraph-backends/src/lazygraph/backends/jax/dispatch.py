@@ -12,6 +12,12 @@ no lowering run outside the jitted region through their python ``perform``.
 A lowering that cannot handle a particular node raises :class:`Unsupported`
 (the node then runs through ``perform`` too).
 
+Some of those host steps are by design: XLA needs static shapes, or only
+numpy's own code gives numpy's exact answer. Each such case is an entry of
+:data:`HOST_BY_DESIGN`, with its reason; every other host step is a fallback,
+which warns once per Op and reason (``JaxFallbackWarning``) or, with
+``config.on_unsupported == "raise"``, raises.
+
 >>> import lazygraph.tensor as lt
 >>> from lazygraph.backends.jax.dispatch import lowering_for
 >>> node = lt.exp(lt.tensor("float64", (None,))).owner
@@ -22,13 +28,15 @@ True
 from __future__ import annotations
 
 import functools
+import threading
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from lazygraph.graph.basic import Apply, Op
 
 __all__ = [
+    "HOST_BY_DESIGN",
     "Context",
     "Lowering",
     "Unsupported",
@@ -38,20 +46,114 @@ __all__ = [
 ]
 
 
+#: The host steps that are by design, not for want of a lowering: key -> why
+#: only the host (numpy's ``perform``) can run such a node. Keys are Op class
+#: names (every node of an Op with no lowering at all) or the ``by_design`` key
+#: a lowering names (in :class:`Unsupported`, a ``host`` predicate, or the
+#: linker's static-size check). Nothing else runs on the host silently: with
+#: ``config.on_unsupported == "raise"`` any other host step raises.
+HOST_BY_DESIGN: dict[str, str] = {
+    "Nonzero": "its output shape depends on the input values; XLA needs static shapes",
+    "Unique": "its output shape depends on the input values; XLA needs static shapes",
+    "boolean mask": (
+        "indexing with a boolean mask selects a data-dependent number of elements; "
+        "XLA needs static shapes"
+    ),
+    "sizes from data": (
+        "an input the lowering needs while tracing (a shape, a slice bound, a scalar "
+        "index) is computed from the data: shapes and slice bounds fix the output "
+        "shape, which XLA needs statically (a scalar index could be traced with a "
+        "dynamic slice: not done yet)"
+    ),
+    "unstable argsort": (
+        "numpy's default sort (introsort) orders ties in an order of its own that no "
+        "stable sort reproduces"
+    ),
+    "eigh vectors": (
+        "each eigenvector's sign (phase) is LAPACK's choice; XLA's eigensolver picks "
+        "others, so only numpy gives numpy's vectors"
+    ),
+    "svd vectors": (
+        "each singular vector's sign (phase) is LAPACK's choice; XLA's SVD picks "
+        "others, so only numpy gives numpy's U and Vh"
+    ),
+    "QR": (
+        "the sign of each column of Q (row of R) is the Householder convention of the "
+        "library; XLA's QR on an accelerator need not match LAPACK's"
+    ),
+    "Lstsq": (
+        "numpy's rank, singular values and residuals (empty unless the system is tall "
+        "and of full rank) follow LAPACK gelsd and its rcond rule; not lowered yet"
+    ),
+    # Complex elementwise functions XLA computes with other formulas than numpy's
+    # C99 (Annex G) loops: they agree on ordinary values but not at inf, NaN,
+    # signed zeros on a branch cut, or near overflow (each checked on every pair of
+    # parts from 0, -0, 1, -2.5, 1e300, 710, inf, -inf, NaN, ...).
+    "complex abs": "|inf+nanj| is inf in numpy (C99 hypot), NaN in XLA",
+    "complex sign": "numpy 2's z/|z| gives an infinite value's direction (sign(infj) == 1j)",
+    "complex sqrt": "XLA ignores the sign of a zero imaginary part on the cut (-1-0j -> -1j)",
+    "complex square": "XLA's real part (a-b)(a+b) stays finite where numpy's a*a-b*b overflows",
+    "complex reciprocal": "1/0j is nan+nanj in numpy (Smith's division), inf+nanj in XLA",
+    "complex divide": "numpy's Smith division differs from XLA's at zero, inf and NaN parts",
+    "complex pow": "numpy special-cases integer exponents, 0 and inf; XLA's exp(b log a) differs",
+    **{
+        f"complex {name}": "exp(inf+nanj) is inf+nanj in numpy, nan+nanj in XLA; "
+        "expm1 also loses digits near 2**-30 relative where |imag| is large"
+        for name in ("exp", "exp2", "expm1")
+    },
+    **{
+        f"complex {name}": "log(inf+nanj) is inf+nanj in numpy, nan+nanj in XLA; "
+        "log1p also loses arguments near 1e-300"
+        for name in ("log", "log2", "log10", "log1p")
+    },
+    **{
+        f"complex {name}": "at inf and NaN parts numpy keeps C99's exact zeros and signs "
+        "(cosh(infj) == nan+0j) and stays finite up to the double range (cos(710j)); "
+        "XLA gives NaN or inf"
+        for name in ("sin", "cos", "tan", "sinh", "cosh", "tanh")
+    },
+    **{
+        f"complex {name}": "on a branch cut the sign of a zero part picks the side in "
+        "numpy, not in XLA; NaN parts differ too"
+        for name in ("asin", "acos", "atan", "asinh", "acosh", "atanh")
+    },
+}
+
+
 class Unsupported(Exception):
-    """No JAX lowering for this node: it runs outside jit through ``perform``."""
+    """No JAX lowering for this node: it runs outside jit through ``perform``.
+
+    ``by_design`` names the :data:`HOST_BY_DESIGN` entry when that is intended
+    (no warning, never an error); without it the host step is a fallback.
+    """
+
+    def __init__(self, message: str, by_design: str | None = None) -> None:
+        if by_design is not None and by_design not in HOST_BY_DESIGN:
+            raise KeyError(f"jax backend: {by_design!r} is not an entry of HOST_BY_DESIGN")
+        super().__init__(message)
+        self.by_design = by_design
 
 
-@dataclass
 class Context:
     """What a lowered function may use besides its inputs while tracing.
 
     ``check(flag, exc_type, message)`` records a traced boolean: if it is true
     after the call, the compiled function raises ``exc_type(message)`` (numpy
     raises where XLA clamps or returns garbage, e.g. out-of-range indices).
+
+    ``checks`` holds the checks of the trace running on the calling thread:
+    several threads may trace one segment (for different shapes) at once.
     """
 
-    checks: list[tuple[Any, type[BaseException], str]] = field(default_factory=list)
+    def __init__(self) -> None:
+        self._local = threading.local()
+
+    @property
+    def checks(self) -> list[tuple[Any, type[BaseException], str]]:
+        checks = getattr(self._local, "checks", None)
+        if checks is None:
+            checks = self._local.checks = []
+        return checks  # type: ignore[no-any-return]
 
     def check(self, flag: Any, exc_type: type[BaseException], message: str) -> None:
         self.checks.append((flag, exc_type, message))
@@ -61,11 +163,12 @@ class Context:
 class Lowering:
     """A registered lowering: ``make(op, node, ctx)`` returns the function of the
     input values; ``static`` lists the input positions that must be known when
-    tracing; ``host(node)`` says when a node must run outside jit anyway."""
+    tracing; ``host(node)`` says when a node must run outside jit anyway: the
+    :data:`HOST_BY_DESIGN` key of why, or None."""
 
     make: Callable[..., Callable[..., Sequence[Any]]]
     static: tuple[int, ...] | Callable[[Apply], tuple[int, ...]] = ()
-    host: Callable[[Apply], bool] | None = None
+    host: Callable[[Apply], str | None] | None = None
 
     def static_inputs(self, node: Apply) -> tuple[int, ...]:
         return self.static(node) if callable(self.static) else self.static
@@ -77,7 +180,7 @@ _lowerings: dict[type, Lowering] = {}
 def register(
     *op_classes: type,
     static: tuple[int, ...] | Callable[[Apply], tuple[int, ...]] = (),
-    host: Callable[[Apply], bool] | None = None,
+    host: Callable[[Apply], str | None] | None = None,
 ) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
     """Decorator: ``make(op, node, ctx)`` lowers nodes of ``op_classes`` (and
     their subclasses without a lowering of their own)."""

@@ -98,11 +98,11 @@ def _slogdet(op: SlogDet, node: Apply, ctx: Context) -> Fn:
 def _pinv(op: Pinv, node: Apply, ctx: Context) -> Fn:
     dtype = _dtype(node)
 
-    def run(x: Any) -> list[Any]:
+    def run(x: Any, cutoffs: Any = None) -> list[Any]:
         x = jnp.asarray(x)
         if 0 in x.shape[-2:]:
             return [jnp.zeros((*x.shape[:-2], x.shape[-1], x.shape[-2]), dtype)]
-        rtol = op.rtol if op.rtol is not None else None
+        rtol = op.rtol if op.rtol != "input" else jnp.asarray(cutoffs)
         return [jnp.linalg.pinv(x.astype(dtype), rtol=rtol)]
 
     return run
@@ -130,7 +130,7 @@ def _cholesky(op: Cholesky, node: Apply, ctx: Context) -> Fn:
 @register(Eigh)
 def _eigh(op: Eigh, node: Apply, ctx: Context) -> Fn:
     if op.compute_v:
-        raise Unsupported("eigh with vectors runs through numpy (sign conventions)")
+        raise Unsupported("eigh with vectors runs through numpy", "eigh vectors")
     dtype = _dtype(node)
 
     def run(x: Any) -> list[Any]:
@@ -144,7 +144,7 @@ def _eigh(op: Eigh, node: Apply, ctx: Context) -> Fn:
 @register(SVD)
 def _svd(op: SVD, node: Apply, ctx: Context) -> Fn:
     if op.compute_uv:
-        raise Unsupported("svd with vectors runs through numpy (sign conventions)")
+        raise Unsupported("svd with vectors runs through numpy", "svd vectors")
     dtype = _dtype(node)
 
     def run(x: Any) -> list[Any]:

@@ -69,7 +69,7 @@ def _sort(op: Sort, node: Apply, ctx: Context) -> Fn:
 def _argsort(op: ArgSort, node: Apply, ctx: Context) -> Fn:
     if not op.stable:
         # numpy's default (introsort) orders ties its own way: only numpy matches it
-        raise Unsupported("argsort with stable=False runs through numpy")
+        raise Unsupported("argsort with stable=False runs through numpy", "unstable argsort")
 
     def run(x: Any) -> list[Any]:
         x, axis = _axis_for(op, jnp.asarray(x))

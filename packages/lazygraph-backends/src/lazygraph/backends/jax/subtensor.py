@@ -146,8 +146,11 @@ def _check_python_int(total: Any, dtype: Any, what: str, ctx: Context) -> None:
     )
 
 
-def _has_mask(node: Apply, first: int) -> bool:
-    return any(v.type.dtype == "bool" for v in node.inputs[first:])  # type: ignore[attr-defined]
+def _has_mask(node: Apply, first: int) -> str | None:
+    """The HOST_BY_DESIGN key when an index from input ``first`` on is a boolean mask."""
+    if any(v.type.dtype == "bool" for v in node.inputs[first:]):  # type: ignore[attr-defined]
+        return "boolean mask"
+    return None
 
 
 def _advanced_index(

@@ -4,9 +4,13 @@ at compile time, with its op's ``perform``, and replaced by the result.
 An op opts out with ``do_constant_folding`` (``Alloc`` and the creation ops
 fold only small outputs: a big folded array would be stored, hashed and copied
 into every compiled function). Nodes that write into an input
-(``destroy_map``) never fold, and a node whose ``perform`` raises (an index out
-of bounds, a failed shape check) is left for run time, where it raises as it
-would without rewriting. A node that turns finite inputs into inf or NaN (an
+(``destroy_map``) never fold, nor do Ops without a ``perform``. A node whose
+``perform`` rejects its values as numpy would (:data:`RUN_TIME_ERRORS`: an index
+out of bounds, a failed shape check, a singular matrix) is left for run time,
+where it raises as it would without rewriting; any other exception is a bug in
+the Op and propagates, so the rewrite is skipped with a ``RewriteWarning`` (or
+re-raised, per ``config.on_rewrite_error``) rather than the Op looking merely
+"not folded". A node that turns finite inputs into inf or NaN (an
 overflow, ``log(0)``) is not folded either: the stabilize stage may still
 rewrite the expression around it into a finite one (``log(sum(exp(c)))`` of
 constant ``c`` becomes a logsumexp), and folding first would bake in the
@@ -31,12 +35,24 @@ from typing import Any
 
 import numpy as np
 
-from lazygraph.graph.basic import Apply, Constant
+from lazygraph.graph.basic import Apply, Constant, Op
 from lazygraph.graph.fg import FunctionGraph
 from lazygraph.rewriting.basic import node_rewriter
 from lazygraph.rewriting.db import optdb
 
-__all__ = ["constant_folding", "fold_node"]
+__all__ = ["RUN_TIME_ERRORS", "constant_folding", "fold_node"]
+
+#: The exceptions a ``perform`` raises for values it rejects, as numpy does at
+#: run time (``LinAlgError`` and ``AxisError`` are ``ValueError`` s; numpy's
+#: casting errors are ``TypeError`` s): folding leaves such a node for run time.
+RUN_TIME_ERRORS: tuple[type[Exception], ...] = (
+    ValueError,
+    IndexError,
+    TypeError,
+    ZeroDivisionError,
+    OverflowError,
+    FloatingPointError,
+)
 
 
 def fold_node(node: Apply) -> list[Constant] | None:
@@ -50,24 +66,25 @@ def fold_node(node: Apply) -> list[Constant] | None:
     if not node.inputs or not all(isinstance(i, Constant) for i in node.inputs):
         return None
     op = node.op
-    if getattr(op, "destroy_map", None):
-        return None
+    if getattr(op, "destroy_map", None) or type(op).perform is Op.perform:
+        return None  # (no perform: a backend-only Op, nothing to fold with)
     storage: list[list[Any]] = [[None] for _ in node.outputs]
     try:
         with np.errstate(all="ignore"):
             op.perform(node, [i.data for i in node.inputs], storage)
-        if _creates_non_finite(node.inputs, storage):
-            return None
-        results = []
-        for out, (value,) in zip(node.outputs, storage, strict=True):
-            if isinstance(value, np.ndarray) and any(
-                np.may_share_memory(value, i.data) for i in node.inputs
-            ):
-                value = value.copy()  # a view of an input constant (DimShuffle, Subtensor...)
-            data = out.type.filter(value, strict=False)
-            results.append(out.type.make_constant(data))
-    except Exception:  # the node raises at run time: leave it there
+    except RUN_TIME_ERRORS:  # the node raises at run time: leave it there
         return None
+    if _creates_non_finite(node.inputs, storage):
+        return None
+    results = []
+    for out, (value,) in zip(node.outputs, storage, strict=True):
+        if isinstance(value, np.ndarray) and any(
+            np.may_share_memory(value, i.data) for i in node.inputs
+        ):
+            value = value.copy()  # a view of an input constant (DimShuffle, Subtensor...)
+        # (a value its own type rejects is a bug in perform: it propagates)
+        data = out.type.filter(value, strict=False)
+        results.append(out.type.make_constant(data))
     return results
 
 
