@@ -71,13 +71,49 @@ def test_installed_lazygraph_imports(name: str) -> None:
         )
 
 
+def test_versions_come_from_the_installed_distributions() -> None:
+    import lazygraph
+    import lazygraph.numpy
+
+    assert lazygraph.__version__ == metadata.version("lazygraph-core")
+    assert lazygraph.numpy.__version__ == metadata.version("lazygraph-numpy-api")
+
+
+NUMBA_CHILD = """
+import numpy as np
+import lazygraph.numpy as lnp
+
+x = lnp.asarray(np.arange(12.0).reshape(3, 4))
+print(float((lnp.sum(x[lnp.asarray(np.array([-1, 0]))]) + lnp.sum(x @ x.T)).compute()))
+"""
+
+
+def test_no_numba_cache_files_in_the_packages(tmp_path: Path) -> None:
+    """Numba's cache files belong in LAZYGRAPH_CACHE_DIR: none may be in the source
+    tree (here, after a numba compute using the backend's cached helpers, and
+    whatever the test suite ran before)."""
+    if importlib.util.find_spec("numba") is not None:
+        env = {k: v for k, v in os.environ.items() if not k.startswith("LAZYGRAPH_")}
+        env.update(LAZYGRAPH_BACKEND="numba", LAZYGRAPH_CACHE_DIR=str(tmp_path / "cache"))
+        subprocess.run(
+            [sys.executable, "-c", NUMBA_CHILD], env=env, cwd=tmp_path, timeout=300, check=True
+        )
+    found = sorted(
+        str(p.relative_to(REPO))
+        for pattern in ("*.nbi", "*.nbc")
+        for p in (REPO / "packages").rglob(pattern)
+    )
+    assert not found, f"{len(found)} Numba cache files in packages/, e.g. {found[:3]}"
+
+
 def _setuptools_can_build_here() -> bool:
-    """setuptools >= 70.1 (bdist_wheel built in) is importable: no build isolation needed."""
+    """setuptools >= 77 (bdist_wheel built in, PEP 639 license expressions) is
+    importable: no build isolation needed."""
     try:
         major, minor = (int(part) for part in metadata.version("setuptools").split(".")[:2])
     except (metadata.PackageNotFoundError, ValueError):
         return False
-    return (major, minor) >= (70, 1)
+    return (major, minor) >= (77, 0)
 
 
 def _run(command: list[str], cwd: Path) -> str:
@@ -102,6 +138,12 @@ for name in sys.argv[1:]:
     location = Path(module.__file__ or next(iter(module.__path__))).resolve()
     if not location.is_relative_to(prefix):
         sys.exit(f"{name} was imported from {location}, outside the venv {prefix}")
+import lazygraph, lazygraph.numpy
+from importlib.metadata import version
+if lazygraph.__version__ != version("lazygraph-core"):
+    sys.exit(f"lazygraph.__version__ is {lazygraph.__version__!r}")
+if lazygraph.numpy.__version__ != version("lazygraph-numpy-api"):
+    sys.exit(f"lazygraph.numpy.__version__ is {lazygraph.numpy.__version__!r}")
 backends = {ep.name for ep in entry_points(group="lazygraph.backends")}
 if not {"numba", "jax"} <= backends:
     sys.exit(f"lazygraph.backends entry points missing: {sorted(backends)}")
@@ -129,6 +171,13 @@ def test_wheels_install_side_by_side(tmp_path: Path) -> None:
 
     wheels = sorted(wheel_dir.glob("*.whl"))
     assert len(wheels) == len(DISTRIBUTIONS), wheels
+    for wheel in wheels:
+        with zipfile.ZipFile(wheel) as archive:
+            meta = next(n for n in archive.namelist() if n.endswith(".dist-info/METADATA"))
+            headers = archive.read(meta).decode().split("\n\n", 1)[0].splitlines()
+        # PEP 639: an SPDX expression, not the deprecated free-text License field
+        assert "License-Expression: BSD-3-Clause" in headers, (wheel.name, headers)
+        assert not any(h.startswith("License:") for h in headers), (wheel.name, headers)
     owners = [w.name for w in wheels if "lazygraph/__init__.py" in zipfile.ZipFile(w).namelist()]
     assert len(owners) == 1, f"lazygraph/__init__.py must come from core only, found in {owners}"
     assert owners[0].startswith("lazygraph_core-")

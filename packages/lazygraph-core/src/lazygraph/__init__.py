@@ -7,6 +7,7 @@ The user-facing verbs live here; the machinery lives in subpackages:
 distributions, ``lazygraph.numpy`` and ``lazygraph.backends``.
 
 Names are imported on first use, so ``import lazygraph`` stays cheap.
+``lazygraph.__version__`` is the installed lazygraph-core's version.
 """
 
 from __future__ import annotations
@@ -20,8 +21,6 @@ from typing import Any
 # ``lazygraph.numpy`` and ``lazygraph.backends`` be found next to core. (Written
 # this way, not with ``import pkgutil``, so documentation tools see it too.)
 __path__ = __import__("pkgutil").extend_path(__path__, __name__)
-
-__version__ = "0.1.0.dev0"
 
 # public name -> "module:attribute"
 _LAZY_ATTRIBUTES: dict[str, str] = {
@@ -39,7 +38,25 @@ _LAZY_ATTRIBUTES: dict[str, str] = {
 __all__ = sorted(_LAZY_ATTRIBUTES)
 
 
+def _distribution_version(distribution: str) -> str:
+    """The installed version of ``distribution``; ``"0+unknown"`` (a valid
+    version that sorts below every release) when it is not installed, as when
+    running from a source tree put on sys.path by hand."""
+    from importlib import metadata
+
+    try:
+        return metadata.version(distribution)
+    except metadata.PackageNotFoundError:
+        return "0+unknown"
+
+
 def __getattr__(name: str) -> Any:
+    if name == "__version__":
+        # read from the installed metadata on first use (importlib.metadata is
+        # not free to import), so it is the version pip installed
+        version = _distribution_version("lazygraph-core")
+        globals()["__version__"] = version
+        return version
     target = _LAZY_ATTRIBUTES.get(name)
     if target is None:
         raise AttributeError(f"module 'lazygraph' has no attribute {name!r}")
@@ -50,4 +67,4 @@ def __getattr__(name: str) -> Any:
 
 
 def __dir__() -> list[str]:
-    return sorted(set(globals()) | set(_LAZY_ATTRIBUTES))
+    return sorted(set(globals()) | set(_LAZY_ATTRIBUTES) | {"__version__"})

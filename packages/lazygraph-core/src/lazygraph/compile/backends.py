@@ -5,6 +5,11 @@ takes the input values in ``fgraph.inputs`` order and returns the list of output
 values. ``python`` ships with core; other packages register theirs under the
 ``lazygraph.backends`` entry-point group (``name = "module:attribute"``), loaded
 on first lookup so core never imports numba or jax itself.
+
+Loading an entry point, like every lazy import of lazygraph, goes through
+:func:`lazygraph._global_state.preserved_global_state`: what the backend's
+imports do to the user's random streams, warnings filters, print options or
+signal handlers is undone.
 """
 
 from __future__ import annotations
@@ -13,6 +18,7 @@ from collections.abc import Callable, Sequence
 from importlib.metadata import entry_points
 from typing import Any, Protocol
 
+from lazygraph._global_state import preserved_global_state
 from lazygraph.graph.fg import FunctionGraph
 
 __all__ = ["Backend", "available_backends", "get_backend", "register_backend"]
@@ -51,7 +57,8 @@ def get_backend(name: str) -> Backend:
         else:
             ep = _entry_point_backends().get(name)
             if ep is not None:
-                backend = ep.load()
+                with preserved_global_state():
+                    backend = ep.load()
                 if backend is not None:
                     register_backend(backend, name)
     if name not in _registry:
@@ -68,7 +75,9 @@ def available_backends() -> list[str]:
         if name in names:
             continue
         try:
-            if ep.load() is not None:
+            with preserved_global_state():
+                loaded = ep.load()
+            if loaded is not None:
                 names.add(name)
         except ImportError:
             continue

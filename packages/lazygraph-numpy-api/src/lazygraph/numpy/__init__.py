@@ -8,6 +8,7 @@ graph, and anything that needs a value computes it.
 '2024.12'
 """
 
+import lazygraph
 from lazygraph.numpy import (
     _array,
     _compute,
@@ -48,6 +49,9 @@ from lazygraph.numpy._statistical import *  # noqa: F403
 from lazygraph.numpy._utility import *  # noqa: F403
 
 __array_api_version__ = "2024.12"
+
+#: the installed lazygraph-numpy-api's version ("0+unknown" from a bare source tree)
+__version__: str = lazygraph._distribution_version("lazygraph-numpy-api")
 
 __all__ = sorted(
     {

@@ -24,15 +24,19 @@ class NumbaBackendEntry:
     name = "numba"
 
     def compile(self, fgraph: Any) -> Callable[..., Sequence[Any]]:
-        from lazygraph.backends.numba.linker import NumbaBackend
-
-        return NumbaBackend().compile(fgraph)
+        return _linker().NumbaBackend().compile(fgraph)
 
     def compile_profiled(self, fgraph: Any, rows: Sequence[Any]) -> Callable[..., Sequence[Any]]:
         """``fgraph`` kernel by kernel, each node timed into its row (``profile=True``)."""
-        from lazygraph.backends.numba.linker import NumbaBackend
+        return _linker().NumbaBackend().compile_profiled(fgraph, rows)
 
-        return NumbaBackend().compile_profiled(fgraph, rows)
+
+def _linker() -> Any:
+    """The linker module, imported (with numba and scipy) on the first compile
+    without changing the user's global state (:mod:`lazygraph._global_state`)."""
+    from lazygraph._global_state import import_isolated
+
+    return import_isolated("lazygraph.backends.numba.linker")
 
 
 backend: NumbaBackendEntry | None = (

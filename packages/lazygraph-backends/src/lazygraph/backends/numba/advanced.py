@@ -24,6 +24,7 @@ from typing import Any
 
 from numba import njit
 
+from lazygraph.backends.numba.cache import helper_options
 from lazygraph.backends.numba.dispatch import JIT, Unsupported, numba_funcify
 from lazygraph.backends.numba.subtensor import np_dtype, update_expr
 from lazygraph.graph.basic import Apply, Variable
@@ -38,7 +39,7 @@ from lazygraph.tensor.indexing import INPUT, index_layout
 
 __all__ = ["bdim", "check_mask"]
 
-_OPTS = {"cache": True, "error_model": "numpy", "nogil": True}
+_OPTS = helper_options(__file__)  # cached under the cache directory, not in the package
 _IMPORTS = (
     "from lazygraph.backends.numba.subtensor import can_broadcast, index_vector, wrap_index\n"
     "from lazygraph.backends.numba.advanced import bdim, check_mask\n\n"

@@ -21,6 +21,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from lazygraph.backends.numba.cache import helper_options
 from lazygraph.backends.numba.dispatch import JIT, Unsupported, numba_funcify
 from lazygraph.graph.basic import Apply
 from lazygraph.tensor.blas import AllocDiag, Einsum, ExtractDiag, MatMul
@@ -28,7 +29,10 @@ from lazygraph.tensor.blas import AllocDiag, Einsum, ExtractDiag, MatMul
 __all__: list[str] = []
 
 
-@njit(cache=True, error_model="numpy", nogil=True)
+_OPTS = helper_options(__file__)  # cached under the cache directory, not in the package
+
+
+@njit(**_OPTS)
 def matmul_blas(x, y, out):  # type: ignore[no-untyped-def]
     """``out[...] = x @ y`` for 2-d float or complex operands of ``out``'s dtype
     (BLAS; numba's ``np.dot`` rejects empty operands: ``out`` stays zeros)."""
@@ -36,7 +40,7 @@ def matmul_blas(x, y, out):  # type: ignore[no-untyped-def]
         out[:, :] = np.dot(np.ascontiguousarray(x), np.ascontiguousarray(y))
 
 
-@njit(cache=True, error_model="numpy", nogil=True)
+@njit(**_OPTS)
 def matmul_loop(x, y, out):  # type: ignore[no-untyped-def]
     """``out += x @ y`` for 2-d integer or bool operands, by loops: the store
     truncates to ``out``'s width (integers wrap, as numpy's); a bool sum is

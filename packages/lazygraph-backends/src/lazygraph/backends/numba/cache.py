@@ -23,6 +23,13 @@ entry is only loaded when the directories and its files belong to this user
 and the directories are not writable by group or others; otherwise a
 :class:`CacheWarning` says why and the kernel compiles in memory.
 
+The backend's own ``@njit`` helpers (``helpers.py``, ``subtensor.py``...) get
+their options from :func:`helper_options`: Numba caches their machine code in
+``<cache dir>/numba-v<format>/helpers/``, with the same ownership checks,
+never in the installed package's ``__pycache__`` (which may be read-only, or
+shared by every user of the installation). Where the cache directory is
+unusable they compile in memory.
+
 >>> mod = load_source("def kernel(x):\\n    return x + 1\\n")
 >>> mod.kernel(1)
 2
@@ -52,6 +59,7 @@ __all__ = [
     "cache_root",
     "deferred_manifests",
     "has_code",
+    "helper_options",
     "load_source",
     "source_hash",
 ]
@@ -303,6 +311,108 @@ def _trusted(root: Path, stem: str) -> bool:
             )
             return False
     return True
+
+
+# -- the backend's own cached helpers ------------------------------------------
+
+#: lazygraph's backends: Numba functions defined in files under it are cached
+#: by :class:`_HelperLocator`
+_PACKAGE_DIR = Path(__file__).resolve().parent.parent
+_helper_dirs: dict[tuple[str, str], Path | None] = {}
+_locator_installed = False
+
+
+def _helper_dir(py_file: str) -> Path | None:
+    """Where Numba caches the helpers of the module ``py_file`` (created, and
+    checked like the kernel cache); ``None`` when they must compile in memory."""
+    from numba.core.caching import _CacheLocator
+
+    root = cache_root()
+    source_dir = str(Path(py_file).resolve().parent)
+    key = (str(root), source_dir)
+    with _lock:
+        if key in _helper_dirs:
+            return _helper_dirs[key]
+        found: Path | None = None
+        if root is not None:
+            # one directory per installation: two checkouts sharing a cache
+            # directory do not overwrite each other's entries
+            found = root / "helpers" / _CacheLocator.get_suitable_cache_subpath(py_file)
+            try:
+                for d in (found.parent, found):
+                    d.mkdir(mode=0o700, exist_ok=True)
+                paths = [root.parent, root, found.parent, found, *found.iterdir()]
+            except OSError:
+                found, paths = None, []
+            for path in paths:
+                problem = _untrusted_reason(path)
+                if problem is not None:
+                    warnings.warn(
+                        f"lazygraph numba cache: not loading from {path}: {problem}; "
+                        "compiling the backend's helpers in memory instead",
+                        CacheWarning,
+                        stacklevel=4,
+                    )
+                    found = None
+                    break
+        _helper_dirs[key] = found
+        return found
+
+
+def _install_locator() -> None:
+    """Put :class:`_HelperLocator` first in Numba's cache locators. It only
+    answers for files of lazygraph's backends, so the user's own cached Numba
+    functions stay where Numba puts them (unlike setting NUMBA_CACHE_DIR)."""
+    global _locator_installed
+    with _lock:
+        if _locator_installed:
+            return
+        from numba.core import caching
+        from numba.core.caching import _CacheLocator, _SourceFileBackedLocatorMixin
+
+        # CacheImpl since numba 0.62, _CacheImpl before
+        impl = getattr(caching, "CacheImpl", None) or caching._CacheImpl
+
+        class _HelperLocator(_SourceFileBackedLocatorMixin, _CacheLocator):  # type: ignore[misc]
+            def __init__(self, py_func: Any, py_file: str, path: Path) -> None:
+                self._py_file = py_file
+                self._lineno = py_func.__code__.co_firstlineno
+                self._cache_path = str(path)
+
+            def get_cache_path(self) -> str:
+                return self._cache_path
+
+            @classmethod
+            def from_function(cls, py_func: Any, py_file: str) -> Any:
+                if not Path(py_file).resolve().is_relative_to(_PACKAGE_DIR):
+                    return None
+                path = _helper_dir(py_file)
+                if path is None:
+                    # helper_options() said cache=False for this module; a
+                    # helper that asks for caching anyway must not land in
+                    # the package
+                    raise RuntimeError(
+                        f"lazygraph numba helper {py_func.__qualname__} in {py_file} asks "
+                        "for cache=True without a usable cache directory; get its options "
+                        "from lazygraph.backends.numba.cache.helper_options"
+                    )
+                return cls(py_func, py_file, path)
+
+        impl._locator_classes.insert(0, _HelperLocator)
+        _locator_installed = True
+
+
+def helper_options(module_file: str) -> dict[str, Any]:
+    """``njit`` options for the backend's helper functions defined in
+    ``module_file`` (pass ``__file__``): cached on disk under the cache
+    directory where it is usable (see the module docstring), else in memory."""
+    import numba
+
+    # NUMBA_CACHE_LOCATOR_CLASSES replaces Numba's locator list, ours included
+    cache = not numba.config.CACHE_LOCATOR_CLASSES and _helper_dir(module_file) is not None
+    if cache:
+        _install_locator()
+    return {"cache": cache, "error_model": "numpy", "nogil": True}
 
 
 def load_source(source: str, persist: bool = True) -> ModuleType:

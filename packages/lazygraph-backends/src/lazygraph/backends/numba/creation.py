@@ -21,6 +21,7 @@ from typing import Any
 import numpy as np
 from numba import njit
 
+from lazygraph.backends.numba.cache import helper_options
 from lazygraph.backends.numba.dispatch import JIT, Unsupported, numba_funcify
 from lazygraph.backends.numba.scalar import conv
 from lazygraph.graph.basic import Apply, Constant
@@ -28,7 +29,7 @@ from lazygraph.tensor.creation import ARange, ARangeLength, Eye, Linspace, Tri
 
 __all__ = ["arange_length", "linspace_values"]
 
-_OPTS = {"cache": True, "error_model": "numpy", "nogil": True}
+_OPTS = helper_options(__file__)  # cached under the cache directory, not in the package
 _IMPORT = "from lazygraph.backends.numba.creation import arange_length"
 
 

@@ -18,6 +18,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from lazygraph.backends.numba.cache import helper_options
 from lazygraph.backends.numba.dispatch import JIT, numba_funcify
 from lazygraph.backends.numba.scalar import conv
 from lazygraph.graph.basic import Apply
@@ -25,7 +26,7 @@ from lazygraph.tensor.cumulative import CumOp
 
 __all__ = ["scan_axis"]
 
-_OPTS = {"cache": True, "error_model": "numpy", "nogil": True}
+_OPTS = helper_options(__file__)  # cached under the cache directory, not in the package
 
 
 @njit(**_OPTS)

@@ -18,6 +18,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from lazygraph.backends.numba.cache import helper_options
 from lazygraph.backends.numba.dispatch import JIT, Unsupported, numba_funcify
 from lazygraph.backends.numba.helpers import reshaped
 from lazygraph.backends.numba.subtensor import np_dtype
@@ -26,7 +27,7 @@ from lazygraph.tensor.search import Nonzero, SearchSorted
 
 __all__ = ["nonzero_indices", "sorted_search"]
 
-_OPTS = {"cache": True, "error_model": "numpy", "nogil": True}
+_OPTS = helper_options(__file__)  # cached under the cache directory, not in the package
 
 
 @njit(**_OPTS)

@@ -23,13 +23,14 @@ import numpy as np
 from numba import njit, types
 from numba.extending import overload
 
+from lazygraph.backends.numba.cache import helper_options
 from lazygraph.backends.numba.dispatch import JIT, numba_funcify
 from lazygraph.graph.basic import Apply
 from lazygraph.tensor.sort import _UNIQUE_FIELDS, ArgSort, Sort, Unique
 
 __all__ = ["argsort_axis", "argsort_lane", "take_lanes", "unique_flat"]
 
-_OPTS = {"cache": True, "error_model": "numpy", "nogil": True}
+_OPTS = helper_options(__file__)  # cached under the cache directory, not in the package
 #: sorted runs of this length are made by insertion sort before merging
 _RUN = 16
 

@@ -21,6 +21,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from lazygraph.backends.numba.cache import helper_options
 from lazygraph.backends.numba.dispatch import JIT, numba_funcify
 from lazygraph.backends.numba.scalar import conv
 from lazygraph.graph.basic import Apply
@@ -36,7 +37,7 @@ __all__ = [
     "segment_sum_axis",
 ]
 
-_OPTS = {"cache": True, "error_model": "numpy", "nogil": True}
+_OPTS = helper_options(__file__)  # cached under the cache directory, not in the package
 _MODES = {"edge": 0, "reflect": 1, "symmetric": 2, "wrap": 3}
 
 

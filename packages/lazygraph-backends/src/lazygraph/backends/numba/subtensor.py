@@ -24,6 +24,7 @@ from typing import Any
 import numpy as np
 from numba import njit
 
+from lazygraph.backends.numba.cache import helper_options
 from lazygraph.backends.numba.dispatch import JIT, Unsupported, numba_funcify
 from lazygraph.backends.numba.helpers import broadcast_to_shape
 from lazygraph.backends.numba.scalar import conv
@@ -33,7 +34,7 @@ from lazygraph.tensor.subtensor import IncSubtensor, Subtensor, is_scalar_access
 
 __all__ = ["can_broadcast", "index_vector", "int_text", "wrap_index"]
 
-_OPTS = {"cache": True, "error_model": "numpy", "nogil": True}
+_OPTS = helper_options(__file__)  # cached under the cache directory, not in the package
 _IMPORT = (
     "from lazygraph.backends.numba.subtensor import can_broadcast, python_int_store, wrap_index"
 )
