@@ -131,7 +131,8 @@ def tests(session: nox.Session, backend: str) -> None:
     if session.posargs:
         session.run("pytest", *session.posargs, env=env)
         return
-    session.run("pytest", *BACKEND_SUITES[backend], env=env)
+    # two pytest-xdist workers use CI's two cores (compiles and tests alike)
+    session.run("pytest", "-n", "2", *BACKEND_SUITES[backend], env=env)
     if backend in OP_TABLE_BACKENDS:
         groups = op_table_groups(BACKEND_SUITES[backend])
         if backend in OP_TABLE_MUST_LOWER:

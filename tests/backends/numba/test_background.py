@@ -47,8 +47,11 @@ class _CompileLog(event.Listener):
 
 
 @pytest.fixture
-def fresh(tmp_path):
-    """Background compilation on, an empty disk cache, no kernel loaded."""
+def fresh(tmp_path, monkeypatch):
+    """Background compilation on, an empty disk cache, no kernel loaded, and a
+    cost model that queues a kernel at its node's second call (the tests of the
+    cost model itself use :func:`costed`)."""
+    monkeypatch.setattr(background, "COMPILE_AFTER_ELEMENTS", 0)
     background.wait()
     log = _CompileLog()
     event.register("numba:compile", log)
@@ -100,6 +103,54 @@ def test_calls_run_perform_until_the_worker_has_compiled(fresh):
     assert _loop(f).checking == [False], "every kernel is in use"
     assert len(fresh.threads) == compiled, "nothing compiles once the kernels are ready"
     assert main not in fresh.threads
+
+
+@pytest.fixture
+def costed(fresh, monkeypatch):
+    """``fresh`` with the cost model's own thresholds."""
+    monkeypatch.setattr(background, "COMPILE_AFTER_ELEMENTS", 1_000_000)
+    monkeypatch.setattr(background, "HOT_CALLS", 1000)
+    return fresh
+
+
+def test_small_arrays_called_a_few_times_never_compile(costed):
+    # a script, a notebook cell, a test suite: every call is numpy's perform
+    inputs, outputs = _graph(1.1)
+    f = lazygraph.function(inputs, outputs, mode=NUMBA)
+    want = lazygraph.function(inputs, outputs, mode=PYTHON)
+    rng = np.random.default_rng(5)
+    for _ in range(50):
+        vals = _values(rng)
+        _check(f(*vals), want(*vals))
+    assert background.pending() == 0
+    assert costed.threads == [], "nothing compiled"
+
+
+def test_a_hot_loop_of_small_arrays_compiles(costed, monkeypatch):
+    monkeypatch.setattr(background, "HOT_CALLS", 30)  # the rule, at a test's scale
+    inputs, outputs = _graph(1.2)
+    f = lazygraph.function(inputs, outputs, mode=NUMBA)
+    want = lazygraph.function(inputs, outputs, mode=PYTHON)
+    rng = np.random.default_rng(6)
+    for k in range(31):
+        vals = _values(rng)
+        _check(f(*vals), want(*vals))
+        if k < 29:
+            assert background.pending() == 0, f"queued at call {k + 1}"
+    assert background.wait(120)
+    assert costed.threads, "the 30th call queued the kernels"
+
+
+def test_large_arrays_compile_at_the_second_call(costed):
+    x = lt.tensor("float64", (None,))
+    f = lazygraph.function([x], lt.exp(x) * 2.0 + 1.0, mode=NUMBA)
+    big = np.linspace(0.0, 1.0, 1_000_000)
+    first = f(big)
+    assert background.pending() == 0, "a graph called once compiles nothing"
+    f(big)
+    assert background.wait(120)
+    assert costed.threads, "a million elements repay the compile at once"
+    np.testing.assert_allclose(f(big), first, rtol=1e-12)
 
 
 def test_a_warm_disk_cache_is_used_at_the_first_call(fresh):
@@ -193,6 +244,7 @@ import os, sys, numpy as np
 import lazygraph, lazygraph.tensor as lt
 from lazygraph.compile.mode import Mode
 from lazygraph.backends.numba import background
+background.COMPILE_AFTER_ELEMENTS = 0  # queue at the second call, whatever the size
 x = lt.tensor("float64", (None,))
 f = lazygraph.function([x], [lt.cosh(x) * 0.37 - lt.arctan(x)], mode=Mode(backend="numba"))
 want = np.cosh(np.arange(5.0)) * 0.37 - np.arctan(np.arange(5.0))

@@ -66,7 +66,8 @@ class Config:
     - ``numba_graph_after`` (``LAZYGRAPH_NUMBA_GRAPH_AFTER``): the numba backend runs a
       graph kernel by kernel for this many calls, then compiles it into one function.
     - ``numba_background_compile`` (``LAZYGRAPH_NUMBA_BACKGROUND_COMPILE``): the numba
-      backend compiles new kernels on a background thread, from a node's second call,
+      backend compiles new kernels on a background thread once a node has run long
+      enough to repay the compile (a cost model: see lazygraph.backends.numba.background),
       running its numpy ``perform`` until they are ready; ``False`` (``0``) compiles
       each kernel at its first call, on the calling thread.
     - ``cache_dir`` (``LAZYGRAPH_CACHE_DIR``): on-disk compile cache; "" = per-user default.

@@ -4,11 +4,13 @@ Numba takes 0.2 to 1 s to compile a kernel, so a graph of 15 kernels (an MLP
 training step with its gradient) would keep the user waiting 6 s for its first
 result. With ``config.numba_background_compile`` (the default), the linker does
 what tiered JITs do: a node whose kernel is not compiled yet runs its Op's numpy
-``perform`` (the python backend's reference code), and from the node's
-:data:`COMPILE_AFTER_CALLS`-th call on its kernel is compiled here, on one
-worker thread, and used from the first call after it is ready. A graph called
-once never compiles anything; a training loop gets its kernels a few seconds in,
-with every step before them running at numpy's speed.
+``perform`` (the python backend's reference code), and once the node has run
+long enough for its kernel to pay for its compile (:data:`COMPILE_AFTER_ELEMENTS`,
+:data:`HOT_CALLS`, never before its :data:`COMPILE_AFTER_CALLS`-th call) the
+kernel is compiled here, on one worker thread, and used from the first call
+after it is ready. A graph called once never compiles anything, nor does code
+on small arrays that runs a few times; a training loop gets its kernels a few
+seconds in, with every step before them running at numpy's speed.
 
 Kernels whose machine code is in the disk cache, or already compiled in this
 process, are used at once: only new code is deferred. ``numba_background_compile
@@ -41,11 +43,26 @@ from typing import Any
 
 from lazygraph.configuration import config
 
-__all__ = ["COMPILE_AFTER_CALLS", "Slot", "enabled", "pending", "submit", "wait"]
+__all__ = [
+    "COMPILE_AFTER_CALLS",
+    "COMPILE_AFTER_ELEMENTS",
+    "HOT_CALLS",
+    "Slot", "enabled", "pending", "submit", "wait"]
 
-#: a node runs ``perform`` this many times before its kernel is queued: a graph
-#: called once (a one-off ``compute()``) compiles nothing
+#: a node runs ``perform`` at least this many times before its kernel is
+#: queued: a graph called once (a one-off ``compute()``) compiles nothing
 COMPILE_AFTER_CALLS = 2
+#: The cost model: a kernel costs 0.2 to 1 s of compiling (on a core the
+#: program may need) and saves a fraction of ``perform``'s time per call, so it
+#: is queued only once the node has shown it will run long enough to repay that
+#: (the ski-rental rule): when its ``perform`` calls have read this many input
+#: elements in all (a few milliseconds of numpy's time; an array of a million
+#: elements compiles at its second call) ...
+COMPILE_AFTER_ELEMENTS = 1_000_000
+#: ... or it has run this many times (a loop over small arrays, where kernels
+#: and one graph function save numpy's per-call overhead). Tiny arrays in code
+#: that runs a few times (scripts, notebooks, test suites) never compile.
+HOT_CALLS = 1000
 
 _cond = threading.Condition()
 _jobs: collections.deque[Callable[[], None]] = collections.deque()

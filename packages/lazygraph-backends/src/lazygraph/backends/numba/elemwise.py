@@ -199,12 +199,14 @@ def elemwise_source(node: Apply, parallel: bool = False) -> str:
         loops += [f"{indent}o{j}[{out_idx}] = {r}" for j, r in enumerate(results)]
         return loops
 
-    # serial loops compile once (LLVM versions them itself): compile time matters
-    ones = static_ones(node)
+    # Serial loops compile once (LLVM versions them itself) and read every axis
+    # through its run-time ``bc`` flag, so the source does not depend on which
+    # axes the input types fix at size 1: one kernel serves every broadcast
+    # pattern of the same ranks (a binary rank-3 op had up to 64 kernels).
     if parallel:
-        lines += versioned(in_ndims, ndim, nest, ones)
+        lines += versioned(in_ndims, ndim, nest, static_ones(node))
     else:
-        lines += nest(operand_reads(in_ndims, ndim, ones=ones))
+        lines += nest(operand_reads(in_ndims, ndim))
     lines.append(f"    return {outs_tuple}")
     return "\n".join(lines) + "\n"
 

@@ -69,9 +69,9 @@ def fused_reduce_source(op: FusedReduce, node: Apply, parallel: bool = False) ->
         return reduce_loops(op.reduce, ndim, elem_dtype, out_dtype, dims, load, parallel)
 
     # a parallel loop vectorizes only without the broadcasting index arithmetic
-    ones = static_ones(node)
+    # serial loops read size-1 axes through their run-time flags (see elemwise.py)
     if parallel:
-        lines += versioned(in_ndims, ndim, nest, ones)
+        lines += versioned(in_ndims, ndim, nest, static_ones(node))
     else:
-        lines += nest(operand_reads(in_ndims, ndim, ones=ones))
+        lines += nest(operand_reads(in_ndims, ndim))
     return "\n".join(lines) + "\n"

@@ -23,7 +23,8 @@ kernel directly from the first call.
 
 Compiling: with ``config.numba_background_compile`` (the default) no call waits
 for Numba. A node whose kernel has no code for its argument types yet runs its
-``perform``; from its second call the kernel compiles on the worker thread of
+``perform``; once it has run long enough to repay the compile (the cost model
+of :mod:`.background`) the kernel compiles on the worker thread of
 :mod:`.background`, as do multithreaded variants and graph functions. Until
 every kernel of a graph is ready, its calls check argument types before each
 kernel call (a few µs per node); the first call that finds them all ready ends
@@ -136,7 +137,18 @@ class Kernel:
     says whether code for the given argument types exists, and queues its
     compile when the node has run often enough without it."""
 
-    __slots__ = ("_calls", "_parallel", "_queued", "chooser", "fn", "key", "node", "parallel_key")
+    __slots__ = (
+        "_calls",
+        "_on_disk",
+        "_parallel",
+        "_queued",
+        "_work",
+        "chooser",
+        "fn",
+        "key",
+        "node",
+        "parallel_key",
+    )
 
     def __init__(self, node: Apply, fn: Any, key: str) -> None:
         self.node = node
@@ -147,6 +159,8 @@ class Kernel:
         blocked = blocked_runner(node)
         self.chooser = Chooser(blocked) if blocked is not None else None
         self._calls = 0
+        self._work = 0  # input elements its perform has read (the cost model)
+        self._on_disk: bool | None = None
         self._queued: dict[tuple[Any, ...], background.Slot] = {}
 
     def run(self, values: Sequence[Any]) -> Sequence[Any]:
@@ -167,24 +181,49 @@ class Kernel:
 
     def ready_for(self, values: Sequence[Any]) -> bool | None:
         """Whether the serial kernel has code for these argument types (compiled
-        in this process, or in the disk cache). If not, counts the call and,
-        from the :data:`~.background.COMPILE_AFTER_CALLS`-th, queues the compile:
-        False while it is pending, None once it has failed (:attr:`failure`)."""
+        in this process, or in the disk cache). If not, counts the call and its
+        input elements and, once the kernel would repay its compile (the cost
+        model in :mod:`.background`), queues the compile: False until then and
+        while it is pending, None once it has failed (:attr:`failure`)."""
         fn = self.fn
+        counted = not self._queued and not fn.overloads and self._on_disk is False
+        if counted:
+            # the common case while a node runs perform: no typing, no file look-up
+            self._calls += 1
+            self._work += _size(values)
+            if not self._pays():
+                return False
         sig = _arg_types(values)
         if sig in fn.overloads:
             return True
         slot = self._queued.get(sig)
         if slot is None:
-            if not background.enabled() or disk.has_code(self.key):
-                return True  # compile on this thread (a disk cache load is fast)
-            self._calls += 1
-            if self._calls < background.COMPILE_AFTER_CALLS:
-                return False
+            if not background.enabled():
+                return True  # compile on this thread
+            if self._on_disk is None:
+                self._on_disk = disk.has_code(self.key)
+            if self._on_disk:
+                return True  # a disk cache load is fast
+            if not self._queued:
+                if not counted:
+                    self._calls += 1
+                    self._work += _size(values)
+                if not self._pays():
+                    return False
             slot = self._queued[sig] = background.Slot(lambda: self._compile(sig))
         if slot.get() is not None:
             return True
         return None if slot.error is not None else False
+
+    def _pays(self) -> bool:
+        """The cost model: the node has run long enough for its kernel to repay
+        its compile (see :data:`~.background.COMPILE_AFTER_ELEMENTS`)."""
+        if self._calls < background.COMPILE_AFTER_CALLS:
+            return False
+        return (
+            self._work >= background.COMPILE_AFTER_ELEMENTS
+            or self._calls >= background.HOT_CALLS
+        )
 
     def _compile(self, sig: tuple[Any, ...]) -> bool:
         with disk.deferred_manifests():
@@ -330,9 +369,16 @@ def _threads() -> Iterator[bool]:
     try:
         import numba
 
-        if numba.get_num_threads() != n:
+        # numba's thread count belongs to the calling thread, which the user's
+        # own parallel numba code shares: put theirs back afterwards
+        previous = numba.get_num_threads()
+        if previous != n:
             numba.set_num_threads(n)
-        yield True
+        try:
+            yield True
+        finally:
+            if previous != n:
+                numba.set_num_threads(previous)
     finally:
         _parallel_gate.release()
 
