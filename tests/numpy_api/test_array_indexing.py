@@ -114,3 +114,35 @@ def test_full_integer_index_is_a_value_not_a_view() -> None:
     a[0, 0] = 5
     assert float(element) == 0.0
     assert float(zero_d) == 5.0
+
+
+@given(
+    value=hnp.arrays(
+        st.sampled_from([np.dtype(d) for d in ALL]),
+        hnp.array_shapes(min_dims=0, max_dims=3, min_side=1, max_side=4),
+    ),
+    data=st.data(),
+)
+@settings(max_examples=60)
+def test_an_element_of_a_known_value_is_read_without_a_graph(value: np.ndarray, data) -> None:
+    """``a[i, j]`` of data or of a computed array is numpy's element: same value
+    and dtype (NaN, -0.0 and integer limits included), negative and numpy-integer
+    indices, and no graph to build or compile."""
+    key = tuple(
+        data.draw(st.integers(-n, n - 1).map(lambda k, i=i: np.int64(k) if i % 2 else k))
+        for i, n in enumerate(value.shape)
+    )
+    for arr in (lnp.asarray(value), lnp.asarray(value).copy()):
+        arr.compute()  # the second: a computed array, pinned to its value
+        got = arr[key]
+        assert got._var.owner is None, "an element of a known value builds no graph"
+        assert_numpy_equal(got.compute(), np.asarray(value[key]))
+        assert got.dtype == value.dtype and got.shape == ()
+
+
+def test_an_element_index_out_of_range_is_numpys_index_error() -> None:
+    a = lnp.asarray(np.zeros((2, 3)))
+    with pytest.raises(IndexError, match="out of bounds"):
+        a[2, 0]
+    with pytest.raises(IndexError, match="out of bounds"):
+        a[0, -4]

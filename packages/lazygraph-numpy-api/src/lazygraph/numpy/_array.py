@@ -31,7 +31,6 @@ from typing import Any
 import numpy as np
 from lazygraph.numpy import _views
 from lazygraph.numpy._array_methods import ArrayMethods
-from lazygraph.numpy._errors import UnsupportedArgumentsError
 from lazygraph.tensor.variable import TensorVariable
 
 __all__ = ["Array"]
@@ -83,6 +82,51 @@ def _is_operand(x: Any) -> bool:
     if isinstance(x, (Array, np.ndarray, np.generic, bool, int, float, complex, list, tuple)):
         return True
     return hasattr(x, "__lazygraph_variable__") or isinstance(x, TensorVariable)
+
+
+def _is_element_index(key: Any, ndim: int) -> bool:
+    """Whether ``key`` is one integer per axis (numpy then returns a scalar)."""
+    if type(key) is tuple:
+        if len(key) != ndim:
+            return False
+        for k in key:
+            if type(k) is not int and not isinstance(k, np.integer):
+                return False
+        return True
+    return ndim == 1 and (type(key) is int or isinstance(key, np.integer))
+
+
+def _element_of(var: TensorVariable, key: Any) -> Array | None:
+    """``value[key]`` of a graph input with a bound value (a computed array, or
+    data from numpy), as a new bound 0-d array: reading an element of a known
+    value builds and compiles no graph. None when ``var`` has no value."""
+    value = _bound().get(var)
+    if value is None:
+        return None
+    element = np.array(value[key])  # numpy's IndexError out of range
+    element.flags.writeable = False
+    scalar_type = _SCALAR_TYPES.get(element.dtype)
+    if scalar_type is None:
+        scalar_type = _SCALAR_TYPES[element.dtype] = var.type.clone(shape=())
+    new = scalar_type()
+    _bound()[new] = element
+    return Array(new)
+
+
+def _bound() -> Any:
+    """The registry of bound values (``_convert._BOUND``; _convert imports this module)."""
+    global _BOUND_VALUES
+    if _BOUND_VALUES is None:
+        from lazygraph.numpy._convert import _BOUND
+
+        _BOUND_VALUES = _BOUND
+    return _BOUND_VALUES
+
+
+_BOUND_VALUES: Any = None
+
+#: the 0-d tensor type of each dtype (types are values: one serves every element)
+_SCALAR_TYPES: dict[np.dtype[Any], Any] = {}
 
 
 class Array(ArrayMethods):
@@ -362,6 +406,11 @@ class Array(ArrayMethods):
 
     def _value(self) -> np.ndarray:
         """The value, for reading only (this array is pinned to it: see _compute)."""
+        var = self._var
+        if var.owner is None:  # data, or a computed array: its value is at hand
+            value = _bound().get(var)
+            if value is not None:
+                return value
         from lazygraph.numpy._compute import compute_private
 
         return compute_private(self)
@@ -455,9 +504,14 @@ class Array(ArrayMethods):
     # -- indexing ------------------------------------------------------------------
 
     def __getitem__(self, key: Any) -> Array:
+        var = self._var
+        if var.owner is None and _is_element_index(key, var.ndim):
+            scalar = _element_of(var, key)
+            if scalar is not None:
+                return scalar
         import lazygraph.tensor as lt
 
-        out = lt.getitem(self._var, _views.unwrap_index(key))
+        out = lt.getitem(var, _views.unwrap_index(key))
         view = _views.index_view(out)
         if view is None or (out.ndim == 0 and not _views.has_ellipsis(key)):
             # Advanced indexing copies; a full integer index gives numpy a scalar.
@@ -486,12 +540,18 @@ class Array(ArrayMethods):
         axes[a1], axes[a2] = axes[a2], axes[a1]
         return Array._view_of(self, _views.Transpose.make(self.ndim, axes))
 
-    def reshape(self, *shape: Any, order: str = "C", copy: bool | None = None) -> Array:
-        """The same elements in a new shape: a view where numpy makes one."""
+    def reshape(self, *shape: Any, order: str | None = "C", copy: bool | None = None) -> Array:
+        """The same elements in a new shape: a view where numpy makes one.
+        ``order="F"`` reads and writes in column-major order; ``"A"`` as ``"F"`` for
+        an array numpy holds Fortran-contiguous (a transpose, following the views)."""
         if len(shape) == 1 and not isinstance(shape[0], (int, np.integer)):
             shape = tuple(shape[0]) if shape[0] is not None else ()
-        if order != "C":
-            raise UnsupportedArgumentsError("reshape: only order='C' is supported by lazygraph")
+        order = self._memory_order(order, "reshape")
+        if order == "F":
+            # numpy's F-order reshape is the C-order reshape of the reversed axes:
+            # as views, so it is a view exactly where numpy's is
+            flipped = self.transpose().reshape(*reversed(shape), copy=copy)
+            return flipped.transpose()
         view = _views.Reshape.make(self, tuple(shape))
         if copy or not _views.reshape_is_view(self, view):
             if copy is False:
@@ -499,13 +559,48 @@ class Array(ArrayMethods):
             return Array(view.forward(self._var))
         return Array._view_of(self, view)
 
-    def ravel(self, order: str = "C") -> Array:
-        """The elements as a 1-d array (a view where numpy makes one)."""
-        return self.reshape(-1, order=order)
+    def ravel(self, order: str | None = "C") -> Array:
+        """The elements as a 1-d array (a view where numpy makes one); ``order``:
+        ``"C"``, ``"F"``, ``"A"`` (``"F"`` for a Fortran-contiguous array) or ``"K"``
+        (the order in memory, as numpy's strides for this chain of views have it)."""
+        if order == "K":
+            axes = self._axes_in_memory_order()
+            if axes != tuple(range(self.ndim)):
+                return self.transpose(axes).reshape(-1)
+            order = "C"
+        return self.reshape(-1, order=self._memory_order(order, "ravel"))
 
-    def flatten(self, order: str = "C") -> Array:
-        """The elements as a new 1-d array (always a copy)."""
-        return self.reshape(-1, order=order).copy()
+    def flatten(self, order: str | None = "C") -> Array:
+        """The elements as a new 1-d array (always a copy); ``order`` as for
+        :meth:`ravel`."""
+        return self.ravel(order=order).copy()
+
+    def _memory_order(self, order: str | None, fn: str) -> str:
+        """``"C"`` or ``"F"`` for numpy's ``order`` argument to ``fn``."""
+        if order is None:
+            return "C"
+        if order not in ("C", "F", "A", "K"):
+            raise ValueError(f"order must be one of 'C', 'F', 'A', or 'K' (got {order!r})")
+        if order == "K":
+            if fn == "reshape":
+                raise ValueError("order 'K' is not permitted for reshaping")
+            return "C"
+        if order == "A":
+            fake = _views.strides_model(self)
+            fortran = fake is not None and fake.flags.f_contiguous
+            return "F" if fortran and not fake.flags.c_contiguous else "C"  # type: ignore[union-attr]
+        return order
+
+    def _axes_in_memory_order(self) -> tuple[int, ...]:
+        """numpy's ``K`` order: the axes by decreasing stride magnitude (ties keep
+        their order); the identity for a C- or F-contiguous array's own orders."""
+        fake = _views.strides_model(self)
+        if fake is None or fake.flags.c_contiguous:
+            return tuple(range(self.ndim))
+        if fake.flags.f_contiguous:
+            return tuple(reversed(range(self.ndim)))
+        strides = [abs(st) for st in fake.strides]
+        return tuple(sorted(range(self.ndim), key=lambda k: -strides[k]))
 
     def squeeze(self, axis: Any = None) -> Array:
         """Size-1 axes removed, a view (a copy when sizes are unknown)."""
