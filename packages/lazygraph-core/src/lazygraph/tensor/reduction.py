@@ -224,12 +224,19 @@ def _grad_prod(op: Reduce, x: Any, out: Any, g: Any) -> Any:
     return _expand(g, op, x.ndim) * _exclusive_prod(x, op.axis)
 
 
+def _extremum_hits(op: Reduce, x: Any, out: Any) -> tuple[Any, Any]:
+    """Where ``x`` equals its block's extremum, and how many elements of each
+    block do (in ``x``'s dtype, reduced axes kept)."""
+    hit = _lt().equal(x, _expand(out, op, x.ndim))
+    return hit, sum(hit, axis=op.axis, keepdims=True, dtype=x.dtype)
+
+
 def _grad_extremum(op: Reduce, x: Any, out: Any, g: Any) -> Any:
-    # Like PyTensor: every element equal to the extremum (ties included) gets the
-    # full output gradient.
-    lt = _lt()
-    hit = lt.equal(x, _expand(out, op, x.ndim))
-    return lt.where(hit, _expand(g, op, x.ndim), 0)
+    # Tied extrema share the output gradient equally (JAX's and autograd's rule), so
+    # max(stack([x, x])) has gradient 1, not 2. A NaN extremum equals no element, so
+    # its block gets no gradient (JAX gives NaN there).
+    hit, count = _extremum_hits(op, x, out)
+    return _lt().where(hit, _expand(g, op, x.ndim) / count, 0)
 
 
 def _centered(op: Reduce, x: Any) -> Any:
@@ -245,8 +252,28 @@ def _grad_var(op: Reduce, x: Any, out: Any, g: Any) -> Any:
     return _expand(g, op, x.ndim) * (2 * _centered(op, x)) / _dof(op, x)
 
 
+def _std_divisor(op: Reduce, x: Any, out: Any) -> Any:
+    """``out`` (std) where each block has more than one element, else 1.
+
+    std over one element is identically 0 (where it is finite): its derivative is
+    ``centered / (dof * std)`` = 0/0, but the function is constant, so the
+    gradient is 0 (autograd's convention; JAX gives NaN). Replacing that 0 by 1
+    gives exactly 0 without a second branch, and keeps NaN when ``dof`` is 0
+    (numpy's std is NaN then too). Zero spread over several elements is a real
+    kink of a square root and stays NaN, as in JAX and autograd.
+    """
+    size = _reduced_size(x, op.axis, out.dtype)
+    if isinstance(size, int):
+        return 1 if size == 1 else out
+    lt = _lt()
+    return lt.where(lt.equal(size, 1), 1, out)
+
+
 def _grad_std(op: Reduce, x: Any, out: Any, g: Any) -> Any:
-    return _expand(g, op, x.ndim) * _centered(op, x) / (_dof(op, x) * _expand(out, op, x.ndim))
+    divisor = _std_divisor(op, x, out)
+    if not isinstance(divisor, int):
+        divisor = _expand(divisor, op, x.ndim)
+    return _expand(g, op, x.ndim) * _centered(op, x) / (_dof(op, x) * divisor)
 
 
 def _softmax(op: Reduce, x: Any, out: Any) -> Any:
@@ -274,9 +301,10 @@ def _r_op_logsumexp(op: Reduce, x: Any, out: Any, ev: Any) -> Any:
 
 
 def _r_op_extremum(op: Reduce, x: Any, out: Any, ev: Any) -> Any:
-    # The transpose of the L_op: each tied extremum contributes its direction.
-    hit = _lt().equal(x, _expand(out, op, x.ndim))
-    return sum(_lt().where(hit, ev, 0), axis=op.axis, keepdims=op.keepdims)
+    # The transpose of the L_op: the mean of the tied extrema's directions.
+    hit, count = _extremum_hits(op, x, out)
+    moved = sum(_lt().where(hit, ev, 0), axis=op.axis, keepdims=True) / count
+    return moved if op.keepdims or not op.axis else _lt().squeeze(moved, op.axis)
 
 
 def _r_op_var(op: Reduce, x: Any, out: Any, ev: Any) -> Any:
@@ -284,7 +312,7 @@ def _r_op_var(op: Reduce, x: Any, out: Any, ev: Any) -> Any:
 
 
 def _r_op_std(op: Reduce, x: Any, out: Any, ev: Any) -> Any:
-    return _r_op_var(op, x, out, ev) / (2 * out)
+    return _r_op_var(op, x, out, ev) / (2 * _std_divisor(op, x, out))
 
 
 KINDS: dict[str, ReduceKind] = {

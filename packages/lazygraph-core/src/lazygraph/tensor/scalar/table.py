@@ -22,6 +22,7 @@ from typing import Any
 import numpy as np
 
 import lazygraph.tensor as lt
+from lazygraph.graph.basic import Constant
 from lazygraph.tensor.scalar import special
 from lazygraph.tensor.scalar.basic import (
     ScalarRow,
@@ -94,18 +95,40 @@ _row(
     np.fmod,
     lambda x, y, out, gz: (gz, -gz * lt.trunc(x / y)),
 )
-_row(
-    "pow",
-    2,
-    "all",
-    out_same_bool_int8,
-    np.power,
-    # d/dy x**y = x**y log x: only defined for x > 0; 0 where x == 0 and y > 0.
-    lambda x, y, out, gz: (
-        gz * y * lt.pow(x, y - 1),
-        lt.where(lt.equal(x, 0), 0, gz * out * lt.log(x)),
-    ),
-)
+
+
+def _pow_grad(x: Any, y: Any, out: Any, gz: Any) -> tuple[Any, Any]:
+    # d/dx x**y = y x**(y-1) is 0 * inf at x = y = 0, where x**0 = 1 is constant:
+    # the gradient is 0. Only that point's base is replaced (by 1), so the rule and
+    # its own derivatives stay exact everywhere else (x**0 at x = 2 still has
+    # d2/dxdy = 1/x), and the replaced branch is finite for second derivatives.
+    # d/dy x**y = x**y log x is defined for x > 0; at x = 0 it is 0 (0**y is 0 for
+    # y > 0, and 0**0's jump gets the anchors' 0). A constant operand (x**2, 2**y)
+    # decides the guards when the graph is built: no where per element.
+    y_values = _constant_values(y)
+    dx: Any
+    if y_values is not None and not y_values.any():
+        dx = None  # x**0: a zero gradient
+    elif y_values is not None and y_values.all():
+        dx = gz * y * lt.pow(x, y - 1)
+    else:
+        singular = lt.logical_and(lt.equal(x, 0), lt.equal(y, 0))
+        dx = gz * y * lt.pow(lt.where(singular, 1, x), y - 1)
+    x_values = _constant_values(x)
+    if x_values is not None and x_values.all():
+        dy = gz * out * lt.log(x)
+    else:
+        x_zero = lt.equal(x, 0)
+        dy = lt.where(x_zero, 0, gz * out * lt.log(lt.where(x_zero, 1, x)))
+    return dx, dy
+
+
+def _constant_values(v: Any) -> np.ndarray | None:
+    """The values of ``v`` if it is a constant, else ``None``."""
+    return np.asarray(v.data) if isinstance(v, Constant) else None
+
+
+_row("pow", 2, "all", out_same_bool_int8, np.power, _pow_grad)
 _row("negative", 1, "numeric", out_same, np.negative, lambda x, out, gz: -gz)
 _row("positive", 1, "numeric", out_same, np.positive, lambda x, out, gz: gz)
 _row("abs", 1, "all", out_real, np.abs, lambda x, out, gz: gz * lt.sign(x))
@@ -119,38 +142,38 @@ _row(
     np.reciprocal,
     lambda x, out, gz: -gz * out * out,
 )
-_row(
-    "maximum",
-    2,
-    "all",
-    out_same,
-    np.maximum,
-    lambda x, y, out, gz: (lt.where(lt.greater_equal(x, y), gz, 0), lt.where(lt.less(x, y), gz, 0)),
-)
-_row(
-    "minimum",
-    2,
-    "all",
-    out_same,
-    np.minimum,
-    lambda x, y, out, gz: (lt.where(lt.less_equal(x, y), gz, 0), lt.where(lt.greater(x, y), gz, 0)),
-)
-_row(
-    "fmax",
-    2,
-    "all",
-    out_same,
-    np.fmax,
-    lambda x, y, out, gz: (lt.where(lt.equal(out, x), gz, 0), lt.where(lt.equal(out, x), 0, gz)),
-)
-_row(
-    "fmin",
-    2,
-    "all",
-    out_same,
-    np.fmin,
-    lambda x, y, out, gz: (lt.where(lt.equal(out, x), gz, 0), lt.where(lt.equal(out, x), 0, gz)),
-)
+
+
+def _extremum_grad(first: str) -> Any:
+    """The rule of ``maximum`` (``first="greater"``) or ``minimum`` (``"less"``): the
+    operand that wins gets the gradient; on a tie each gets half (JAX's rule; the
+    two halves add up to the gradient of ``maximum(x, x) = x``). Where either is
+    NaN, so is the result, and neither gets a gradient."""
+
+    def grad(x: Any, y: Any, out: Any, gz: Any) -> tuple[Any, Any]:
+        # looked up at call time: lazygraph.tensor is still importing this module
+        wins = getattr(lt, first)
+        half = lt.where(lt.equal(x, y), gz * 0.5, 0)
+        return lt.where(wins(x, y), gz, half), lt.where(wins(y, x), gz, half)
+
+    return grad
+
+
+def _nan_ignoring_extremum_grad(x: Any, y: Any, out: Any, gz: Any) -> tuple[Any, Any]:
+    # fmax/fmin: the operand the result equals gets the gradient (the other is NaN,
+    # or loses); ties split as for maximum. Both NaN: y gets it (the result is y).
+    tie = lt.equal(x, y)
+    half = gz * 0.5
+    from_x = lt.equal(out, x)
+    return lt.where(tie, half, lt.where(from_x, gz, 0)), lt.where(
+        tie, half, lt.where(from_x, 0, gz)
+    )
+
+
+_row("maximum", 2, "all", out_same, np.maximum, _extremum_grad("greater"))
+_row("minimum", 2, "all", out_same, np.minimum, _extremum_grad("less"))
+_row("fmax", 2, "all", out_same, np.fmax, _nan_ignoring_extremum_grad)
+_row("fmin", 2, "all", out_same, np.fmin, _nan_ignoring_extremum_grad)
 
 
 def _clip(x: np.ndarray, lo: np.ndarray, hi: np.ndarray) -> np.ndarray:
