@@ -328,3 +328,73 @@ def test_printing_large_arrays_summarizes_like_numpy() -> None:
     assert str(x) == str(a)
     with np.printoptions(precision=2, threshold=5, edgeitems=1):
         assert str(x / 7) == str(a / 7)
+
+
+# -- reshape / ravel / flatten orders (issue 16, item 13) ------------------------------
+
+_LAYOUTS = {
+    "c": lambda m: m,
+    "transposed": lambda m: m.T,  # Fortran-contiguous: "A" reads as "F"
+    "permuted": lambda m: m.transpose(1, 0, 2),  # neither: "K" follows the strides
+    "reversed": lambda m: m[:, ::-1],
+    "transposed_reversed": lambda m: m.T[::-1],
+    "sliced": lambda m: m.reshape(6, 4)[:, 1:3],
+}
+
+
+@pytest.mark.parametrize("layout", list(_LAYOUTS))
+@pytest.mark.parametrize("order", ["C", "F", "A", "K", None])
+def test_ravel_and_flatten_orders_match_numpy(layout: str, order: Any) -> None:
+    base = np.arange(24).reshape(2, 3, 4)
+    n, lz = _LAYOUTS[layout](base), _LAYOUTS[layout](lnp.asarray(base))
+    np.testing.assert_array_equal(lz.ravel(order=order).compute(), n.ravel(order=order))
+    np.testing.assert_array_equal(lz.flatten(order=order).compute(), n.flatten(order=order))
+    np.testing.assert_array_equal(
+        lnp.ravel(lz, order=order or "C").compute(), np.ravel(n, order=order or "C")
+    )
+
+
+@pytest.mark.parametrize("layout", list(_LAYOUTS))
+@pytest.mark.parametrize("order", ["C", "F", "A", None])
+def test_reshape_orders_match_numpy(layout: str, order: Any) -> None:
+    base = np.arange(24).reshape(2, 3, 4)
+    n, lz = _LAYOUTS[layout](base), _LAYOUTS[layout](lnp.asarray(base))
+    half = n.size // 2
+    np.testing.assert_array_equal(
+        lz.reshape(half, 2, order=order).compute(), n.reshape(half, 2, order=order)
+    )
+    np.testing.assert_array_equal(
+        lz.reshape((2, half), order=order).compute(), n.reshape((2, half), order=order)
+    )
+
+
+def test_reshape_order_f_is_a_view_where_numpy_makes_one() -> None:
+    x = np.arange(6.0).reshape(2, 3)
+    lx = lnp.asarray(x.copy())
+    v, lv = x.T.reshape(6, order="F"), lx.T.reshape(6, order="F")  # numpy: a view
+    v[0] = 99
+    lv[0] = 99
+    np.testing.assert_array_equal(lx.compute(), x)
+    w, lw = x.reshape((3, 2), order="F"), lx.reshape((3, 2), order="F")  # numpy: a copy
+    w[0, 0] = -1
+    lw[0, 0] = -1
+    np.testing.assert_array_equal(lx.compute(), x)
+    with pytest.raises(ValueError, match="Unable to avoid creating a copy"):
+        x.reshape(3, 2, order="F", copy=False)
+    with pytest.raises(ValueError, match="Unable to avoid creating a copy"):
+        lx.reshape(3, 2, order="F", copy=False)
+
+
+def test_reshape_order_errors_match_numpy() -> None:
+    lx = lnp.asarray(np.arange(6))
+    with pytest.raises(ValueError, match="order 'K' is not permitted"):
+        lx.reshape(2, 3, order="K")
+    for call in (
+        lambda a: a.reshape(6, order="X"),
+        lambda a: a.ravel("X"),
+        lambda a: a.flatten("X"),
+    ):
+        with pytest.raises(ValueError, match="order must be one of"):
+            call(np.arange(6))
+        with pytest.raises(ValueError, match="order must be one of"):
+            call(lx)

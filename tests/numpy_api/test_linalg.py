@@ -135,6 +135,35 @@ def test_rectangular_functions(x: np.ndarray, full: bool) -> None:
     _same(la.matrix_rank(x, rtol=0.1), np.linalg.matrix_rank(x, rtol=0.1))
 
 
+@pytest.mark.parametrize(
+    "rtol",
+    [
+        np.array([1e-15, 0.5, 1e-3]),  # one cutoff per matrix of a (2, 3) batch
+        np.array([[0.2], [1e-12]]),  # broadcast along the last batch axis
+        np.array([[1e-15, 0.5, 1e-3]]),
+        [0.1, 0.9, 0.3],
+    ],
+)
+def test_pinv_rtol_array_per_matrix(rtol: Any) -> None:
+    # issue 16, item 6: Pinv did float(rtol), a TypeError for an array
+    rng = np.random.default_rng(0)
+    x = rng.standard_normal((2, 3, 4, 3))
+    x[1, 2, :, 0] = x[1, 2, :, 1] * (1 + 1e-9)  # a tiny singular value to drop
+    want = np.linalg.pinv(x, rtol=rtol)
+    _same(la.pinv(x, rtol=rtol), want)
+    _same(la.pinv(lnp.asarray(x), rtol=lnp.asarray(np.asarray(rtol))), want)
+    _same(la.pinv(x, np.asarray(rtol)), np.linalg.pinv(x, np.asarray(rtol)))  # rcond
+
+
+def test_pinv_rtol_array_that_does_not_broadcast_raises() -> None:
+    x = np.ones((2, 3, 4, 4))
+    for bad in (np.ones(4), np.ones((5, 2, 3))):
+        with pytest.raises(ValueError):
+            np.linalg.pinv(x, rtol=bad)
+        with pytest.raises(ValueError, match="pinv: rtol of shape"):
+            la.pinv(x, rtol=bad)
+
+
 @settings(max_examples=20, deadline=None)
 @given(hermitian(("float64", "complex128")))
 def test_hermitian_svd_matches_numpy(x: np.ndarray) -> None:

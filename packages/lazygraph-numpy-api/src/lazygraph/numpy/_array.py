@@ -89,7 +89,8 @@ def _is_element_index(key: Any, ndim: int) -> bool:
     if type(key) is tuple:
         if len(key) != ndim:
             return False
-        for k in key:
+        # a plain loop: this runs on every index of a known value
+        for k in key:  # noqa: SIM110
             if type(k) is not int and not isinstance(k, np.integer):
                 return False
         return True

@@ -104,9 +104,18 @@ def reshape(
     """
     if shape is None:
         raise TypeError("reshape() missing required argument 'shape'")
+    if isinstance(a, Array):  # "A" follows the array's views (see Array.reshape)
+        return a.reshape(shape, order=order, copy=copy)
     if order not in ("C", "F", "A"):
         raise ValueError(f"reshape: order must be 'C', 'F' or 'A' (got {order!r})")
-    return wrap(lt.reshape(as_variable(a), shape, order="C" if order == "A" else order))
+    if order == "A":
+        order = "F" if _is_fortran(a) else "C"
+    return wrap(lt.reshape(as_variable(a), shape, order=order))
+
+
+def _is_fortran(a: Any) -> bool:
+    # numpy's "A": Fortran order for an array that is F- and not C-contiguous
+    return isinstance(a, np.ndarray) and a.flags.f_contiguous and not a.flags.c_contiguous
 
 
 def ravel(a: ArrayLike, order: str = "C") -> Array:
@@ -115,11 +124,15 @@ def ravel(a: ArrayLike, order: str = "C") -> Array:
     >>> ravel([[1, 2], [3, 4]], order="F").compute()
     array([1, 3, 2, 4])
     """
-    x = as_tensor(a)
-    if order == "F":
-        x = lt.transpose(x)
-    elif order not in ("C", "A", "K"):
+    if isinstance(a, Array):  # "A" and "K" follow the array's views (see Array.ravel)
+        return a.ravel(order=order)
+    if order not in ("C", "F", "A", "K"):
         raise ValueError(f"ravel: order must be one of 'C', 'F', 'A', or 'K' (got {order!r})")
+    if order == "K" and isinstance(a, np.ndarray):
+        return wrap(lt.ravel(as_tensor(np.ravel(a, order="K"))))  # a constant: numpy's order
+    x = as_tensor(a)
+    if order == "F" or (order == "A" and _is_fortran(a)):
+        x = lt.transpose(x)
     return wrap(lt.ravel(x))
 
 

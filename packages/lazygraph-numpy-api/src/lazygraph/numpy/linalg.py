@@ -28,6 +28,7 @@ import numpy as np
 from lazygraph.numpy._array import Array
 from lazygraph.numpy._convert import as_variable, wrap
 from lazygraph.numpy._errors import name_public_errors
+from lazygraph.tensor.variable import TensorVariable
 
 __all__ = [
     "EighResult",
@@ -322,7 +323,8 @@ _UNSET: Any = object()
 def pinv(x: Any, /, rcond: Any = None, hermitian: bool = False, *, rtol: Any = _UNSET) -> Array:
     """The Moore-Penrose pseudo-inverse; singular values below ``rcond`` (numpy's
     default 1e-15) or ``rtol`` (``None``: ``max(M, N) * eps``) times the largest
-    are dropped. ``hermitian`` is accepted and ignored (the result is the same).
+    are dropped; an array cutoff broadcasts against ``x.shape[:-2]`` (one per
+    matrix). ``hermitian`` is accepted and ignored (the result is the same).
 
     >>> import numpy as np
     >>> import lazygraph.numpy as lnp
@@ -330,9 +332,12 @@ def pinv(x: Any, /, rcond: Any = None, hermitian: bool = False, *, rtol: Any = _
     array([[0.5],
            [0. ]])
     """
+    lazy = (Array, TensorVariable)
+    if isinstance(rcond, lazy):  # an array of cutoffs (one per matrix) in the graph
+        rcond = _var(rcond)
     if rtol is _UNSET:
         return wrap(L.pinv(_var(x), rcond))
-    return wrap(L.pinv(_var(x), rcond, rtol=rtol))
+    return wrap(L.pinv(_var(x), rcond, rtol=_var(rtol) if isinstance(rtol, lazy) else rtol))
 
 
 def lstsq(a: Any, b: Any, /, rcond: Any = None) -> tuple[Array, Array, Array, Array]:

@@ -23,7 +23,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from lazygraph.backends.jax.dispatch import Context, Unsupported, register
+from lazygraph.backends.jax.dispatch import HOST_BY_DESIGN, Context, Unsupported, register
 from lazygraph.graph.basic import Apply, Constant, Variable
 from lazygraph.tensor.elemwise import DimShuffle, Elemwise, SumToShape
 from lazygraph.tensor.scalar import Composite, ScalarOp
@@ -94,7 +94,27 @@ def _int_power(x: Any, y: Any, ctx: Context | None) -> Any:
     return result
 
 
-#: complex functions whose XLA results agree with numpy's, special values included
+def _float_power(x: Any, y: Any, scalar_exponent: bool) -> Any:
+    """numpy's float ``power``: C's ``pow``, but ``x*x``, ``1/x`` and ``sqrt(x)`` for
+    the exponents 2, -1 and 0.5 where its loop reads the exponent with stride 0
+    (``scalar_exponent``: a 0-d exponent in the graph; the linker may have
+    broadcast it since)."""
+    # XLA's simplifier turns pow by a constant 2, 3, -1 or 0.5 into products and
+    # roots whatever the exponent's shape: hide the constant from it
+    result = jnp.power(x, jax.lax.optimization_barrier(y))
+    if scalar_exponent:
+        result = jnp.where(y == 2, x * x, result)
+        result = jnp.where(y == -1, 1 / x, result)
+        result = jnp.where(y == 0.5, jnp.sqrt(x), result)
+    return result
+
+
+#: complex functions whose XLA results agree with numpy's, special values
+#: included (checked on every pair of parts from 0, -0, 1, -2.5, 1e300, inf,
+#: -inf, NaN, ...). ``multiply``: where a product overflows, numpy's own answer
+#: depends on whether its CPU loop fuses multiply-adds (``inf+nanj`` without FMA,
+#: ``inf-infj`` with), and XLA gives the unfused one. The others are in
+#: :data:`_COMPLEX_ORDERED` or run on the host (``HOST_BY_DESIGN["complex ..."]``).
 _COMPLEX_SAFE = frozenset(
     {
         "add",
@@ -114,8 +134,44 @@ _COMPLEX_SAFE = frozenset(
         "isnan",
         "isinf",
         "isfinite",
+        "logical_and",
+        "logical_or",
+        "logical_xor",
+        "logical_not",
+        "rint",
     }
 )
+
+
+def _lex(a: Any, b: Any, strict: bool, greater: bool) -> Any:
+    """numpy's ordering of complex numbers: by real part, then imaginary part; a
+    NaN imaginary part makes the real-part comparison false as well."""
+    if not greater:
+        a, b = b, a  # a < b is b > a
+    ar, ai, br, bi = jnp.real(a), jnp.imag(a), jnp.real(b), jnp.imag(b)
+    ordered = ~(jnp.isnan(ai) | jnp.isnan(bi))
+    second = (ai > bi) if strict else (ai >= bi)
+    return ((ar > br) & ordered) | ((ar == br) & second)
+
+
+def _has_nan(a: Any) -> Any:
+    return jnp.isnan(jnp.real(a)) | jnp.isnan(jnp.imag(a))
+
+
+#: complex comparisons and extrema, as numpy's loops compute them (the jnp
+#: versions compare real parts only, or treat NaN parts differently)
+_COMPLEX_ORDERED: dict[str, Fn] = {
+    "less": lambda a, b: _lex(a, b, strict=True, greater=False),
+    "less_equal": lambda a, b: _lex(a, b, strict=False, greater=False),
+    "greater": lambda a, b: _lex(a, b, strict=True, greater=True),
+    "greater_equal": lambda a, b: _lex(a, b, strict=False, greater=True),
+    # a NaN in either operand propagates (the first one wins)
+    "maximum": lambda a, b: jnp.where(_has_nan(a) | _lex(a, b, False, True), a, b),
+    "minimum": lambda a, b: jnp.where(_has_nan(a) | _lex(a, b, False, False), a, b),
+    # a NaN operand is ignored where the other is a number
+    "fmax": lambda a, b: jnp.where(_has_nan(b) | _lex(a, b, False, True), a, b),
+    "fmin": lambda a, b: jnp.where(_has_nan(b) | _lex(a, b, False, False), a, b),
+}
 
 
 def _clip(x: Any, lo: Any, hi: Any) -> Any:
@@ -207,10 +263,15 @@ def _reciprocal(x: Any) -> Any:
 
 
 def scalar_function(
-    op: ScalarOp, in_dtypes: Sequence[str], out_dtype: str, ctx: Context | None
+    op: ScalarOp,
+    in_dtypes: Sequence[str],
+    out_dtype: str,
+    ctx: Context | None,
+    scalar_exponent: bool = False,
 ) -> Fn:
     """The jax function of table row ``op`` for inputs of ``in_dtypes``: takes and
-    returns (broadcasting) arrays; the result has ``out_dtype``."""
+    returns (broadcasting) arrays; the result has ``out_dtype``. ``scalar_exponent``:
+    ``pow``'s exponent is 0-d in the graph (numpy's float loop then has fast paths)."""
     row = op.row
     name = row.name
     params = op.params
@@ -237,6 +298,10 @@ def scalar_function(
 
         def base(x: Any, y: Any) -> Any:
             return _int_power(x, y, ctx)
+    elif name == "pow" and np.dtype(compute).kind == "f":
+
+        def base(x: Any, y: Any) -> Any:
+            return _float_power(x, y, scalar_exponent)
     elif name == "cast":
         (dtype,) = params
 
@@ -267,9 +332,15 @@ def scalar_function(
         def base(*xs: Any) -> Any:
             return jnp_fn(*xs, *params)
 
-    if np.dtype(compute).kind == "c" and name not in _COMPLEX_SAFE:
-        # XLA's complex special values (inf, NaN, branch cuts) differ from numpy's
-        raise Unsupported(f"complex {name} runs through numpy")
+    if np.dtype(compute).kind == "c" and name in _COMPLEX_ORDERED:
+        base = _COMPLEX_ORDERED[name]
+    elif np.dtype(compute).kind == "c" and name not in _COMPLEX_SAFE:
+        # XLA's complex special values (inf, NaN, branch cuts) differ from numpy's:
+        # by design where HOST_BY_DESIGN says so, else a fallback (a row not yet
+        # checked against numpy)
+        key = f"complex {name}"
+        by_design = key if key in HOST_BY_DESIGN else None
+        raise Unsupported(f"complex {name} runs through numpy", by_design)
 
     casts = [
         compute if i in promoted_positions and np.dtype(d).name != compute else None
@@ -290,17 +361,26 @@ def scalar_function(
     return run
 
 
-def composite_function(comp: Composite, ctx: Context | None) -> Fn:
+def composite_function(
+    comp: Composite, ctx: Context | None, scalar_inputs: Sequence[bool] = ()
+) -> Fn:
     """The jax function of a scalar subgraph, applied to whole arrays; returns
-    the list of its outputs."""
+    the list of its outputs. ``scalar_inputs``: which inputs are 0-d in the graph."""
     steps = []
+    # 0-d values: constants and 0-d inputs (values computed from them only are
+    # 0-d to numpy too, but are not followed here)
+    zero_d = {v for v, flag in zip(comp.inputs, scalar_inputs, strict=False) if flag}
     for node in comp.nodes:
         in_dtypes = [v.type.dtype for v in node.inputs]  # type: ignore[attr-defined]
         out_dtypes = [o.type.dtype for o in node.outputs]  # type: ignore[attr-defined]
         if isinstance(node.op, Composite):
-            steps.append((node, composite_function(node.op, ctx)))
+            inner = [isinstance(v, Constant) or v in zero_d for v in node.inputs]
+            steps.append((node, composite_function(node.op, ctx, inner)))
         else:
-            fn = scalar_function(node.op, in_dtypes, out_dtypes[0], ctx)  # type: ignore[arg-type]
+            scalar = len(node.inputs) == 2 and (
+                isinstance(node.inputs[1], Constant) or node.inputs[1] in zero_d
+            )
+            fn = scalar_function(node.op, in_dtypes, out_dtypes[0], ctx, scalar)  # type: ignore[arg-type]
             steps.append((node, _listed(fn)))
 
     def run(*xs: Any) -> list[Any]:
@@ -325,10 +405,13 @@ def _listed(fn: Fn) -> Fn:
 
 def elemwise_function(scalar: ScalarOp | Composite, node: Apply, ctx: Context | None) -> Fn:
     """The jax function of ``Elemwise(scalar)`` applied as in ``node``."""
+    zero_d = [v.type.ndim == 0 for v in node.inputs]  # type: ignore[attr-defined]
     if isinstance(scalar, Composite):
-        return composite_function(scalar, ctx)
+        return composite_function(scalar, ctx, zero_d)
     in_dtypes = [v.type.dtype for v in node.inputs]  # type: ignore[attr-defined]
-    return _listed(scalar_function(scalar, in_dtypes, node.outputs[0].type.dtype, ctx))  # type: ignore[attr-defined]
+    out_dtype = node.outputs[0].type.dtype  # type: ignore[attr-defined]
+    scalar_exponent = len(zero_d) == 2 and zero_d[1]
+    return _listed(scalar_function(scalar, in_dtypes, out_dtype, ctx, scalar_exponent))
 
 
 @register(Elemwise)

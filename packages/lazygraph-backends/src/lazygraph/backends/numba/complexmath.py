@@ -5,6 +5,12 @@ form of a numpy ufunc, or a different one: numpy's lexicographic ordering
 numpy's own complex loops compute them. Each follows numpy's C loop, special
 values (NaN, inf, signed zeros) included.
 
+``square`` and ``multiply`` follow numpy's SIMD loops, which fuse one product
+into the other's rounding (``re = fma(ar, br, -(ai*bi))``) where the CPU has
+FMA; ``power`` follows ``npy_cpow``: exact small integer powers by repeated
+(unfused) multiplication in the operands' precision. Which form this numpy uses
+is probed once (:func:`numpy_fuses`), and the generated code passes it along.
+
 Results are built with ``complex(re, im)`` (complex128 in Numba); the kernel
 converts them to the node's output dtype, as for every other expression.
 
@@ -16,10 +22,14 @@ converts them to the node's output dtype, as for every other expression.
 
 from __future__ import annotations
 
+import functools
 import math
 
 import numpy as np
-from numba import njit
+from numba import njit, types
+from numba.extending import intrinsic
+
+from lazygraph.backends.numba.cache import helper_options
 
 __all__ = [
     "complex_exp2",
@@ -33,12 +43,16 @@ __all__ = [
     "complex_log2",
     "complex_maximum",
     "complex_minimum",
+    "complex_multiply",
+    "complex_power",
     "complex_rint",
     "complex_round",
     "complex_sign",
+    "complex_square",
+    "numpy_fuses",
 ]
 
-_OPTS = {"cache": True, "error_model": "numpy", "nogil": True}
+_OPTS = helper_options(__file__)  # cached under the cache directory, not in the package
 
 _LN2 = math.log(2.0)
 _LOG2E = 1.0 / math.log(2.0)
@@ -168,3 +182,119 @@ def complex_log2(a):  # type: ignore[no-untyped-def]
     """numpy's complex ``log2``: each part of ``log`` times log2(e)."""
     z = np.log(a)
     return complex(z.real * _LOG2E, z.imag * _LOG2E)
+
+
+# -- products and powers as numpy computes them -------------------------------------
+
+
+@intrinsic
+def _fma(typingctx, a, b, c):  # type: ignore[no-untyped-def]
+    """``a * b + c`` rounded once (LLVM's ``fma``: the instruction, or libm's)."""
+    if not (isinstance(a, types.Float) and a == b == c):
+        return None
+
+    def codegen(context, builder, signature, args):  # type: ignore[no-untyped-def]
+        return builder.fma(*args)
+
+    return a(a, b, c), codegen
+
+
+@njit(**_OPTS)
+def _mul_parts(ar, ai, br, bi, fused):  # type: ignore[no-untyped-def]
+    # numpy's SIMD multiply: even lanes ar*br - (ai*bi), odd lanes ar*bi + (ai*br)
+    if fused:
+        return _fma(ar, br, -(ai * bi)), _fma(ar, bi, ai * br)
+    return ar * br - ai * bi, ar * bi + ai * br
+
+
+@njit(**_OPTS)
+def complex_multiply(a, b, fused):  # type: ignore[no-untyped-def]
+    """numpy's complex ``multiply`` loop (``fused``: with FMA, as its SIMD loop on
+    an FMA CPU), in the operands' precision."""
+    re, im = _mul_parts(a.real, a.imag, b.real, b.imag, fused)
+    return complex(re, im)
+
+
+@njit(**_OPTS)
+def complex_square(a, fused):  # type: ignore[no-untyped-def]
+    """numpy's complex ``square`` loop: ``a * a`` as its ``multiply`` computes it."""
+    re, im = _mul_parts(a.real, a.imag, a.real, a.imag, fused)
+    return complex(re, im)
+
+
+@njit(**_OPTS)
+def _div_parts(ar, ai, br, bi):  # type: ignore[no-untyped-def]
+    # npymath's cdiv (Smith's algorithm), used by npy_cpow for negative powers
+    abs_r, abs_i = abs(br), abs(bi)
+    if abs_r >= abs_i:
+        if abs_r == 0 and abs_i == 0:
+            return ar / abs_r, ai / abs_r
+        rat = bi / br
+        scl = (br / br) / (br + bi * rat)
+        return (ar + ai * rat) * scl, (ai - ar * rat) * scl
+    rat = br / bi
+    scl = (bi / bi) / (bi + br * rat)
+    return (ar * rat + ai) * scl, (ai * rat - ar) * scl
+
+
+@njit(**_OPTS)
+def complex_power(a, b, one, fused):  # type: ignore[no-untyped-def]
+    """numpy's complex ``power`` (``npy_cpow``) in the precision of ``one``
+    (``a`` and ``b`` already of that complex dtype): ``1`` for a zero exponent,
+    ``0`` or NaN for a zero base, integer exponents below 100 in magnitude by
+    repeated multiplication (``fused``: as this numpy's build multiplies), and
+    ``exp(b log a)`` otherwise (libm's ``cpow`` there: not always to the bit)."""
+    ar, ai, br, bi = a.real, a.imag, b.real, b.imag
+    zero = one - one
+    if br == 0 and bi == 0:
+        return complex(one, zero)
+    if ar == 0 and ai == 0:
+        if br > 0:
+            return complex(zero, zero)
+        return complex(np.nan, np.nan)
+    if bi == 0 and -100 < br < 100 and br == math.floor(br):
+        n = int(br)
+        if n == 1:
+            return complex(ar, ai)
+        if n == 2:
+            re, im = _mul_parts(ar, ai, ar, ai, fused)
+            return complex(re, im)
+        if n == 3:
+            sr, si = _mul_parts(ar, ai, ar, ai, fused)
+            re, im = _mul_parts(ar, ai, sr, si, fused)
+            return complex(re, im)
+        m = -n if n < 0 else n
+        acc_r, acc_i = one, zero
+        p_r, p_i = ar, ai
+        mask = 1
+        while True:
+            if m & mask:
+                acc_r, acc_i = _mul_parts(acc_r, acc_i, p_r, p_i, fused)
+            mask <<= 1
+            if m < mask:
+                break
+            p_r, p_i = _mul_parts(p_r, p_i, p_r, p_i, fused)
+        if n < 0:
+            acc_r, acc_i = _div_parts(one, zero, acc_r, acc_i)
+        return complex(acc_r, acc_i)
+    return np.exp(b * np.log(a))
+
+
+@functools.cache
+def numpy_fuses(name: str, dtype: str) -> bool:
+    """Whether this numpy's complex ``square``, ``multiply`` or ``power`` (with
+    exponent 2) rounds ``ar*ar - ai*ai`` once (an FMA), on a value where it shows."""
+    part = np.finfo(np.dtype(dtype)).dtype
+    # (1 + d)**2 - 1 = 2d + d**2: d**2 is below half an ulp of 1, lost when the
+    # square is rounded before the subtraction
+    d = 2.0 ** -(np.finfo(part).nmant // 2 + 2)
+    z = np.array([complex(1 + d, 1.0)], dtype=dtype)
+    if name == "square":
+        got = np.square(z)
+    elif name == "multiply":
+        got = np.multiply(z, z)
+    else:
+        got = np.power(z, np.array(2, dtype=dtype))
+    r = z.real
+    plain = r * r - np.ones_like(r)
+    return bool(got.real[0] != plain[0])

@@ -20,12 +20,13 @@ import numpy as np
 from numba import njit, types
 from numba.extending import overload
 
+from lazygraph.backends.numba.cache import helper_options
+
 __all__ = [
     "broadcast_to_shape",
     "cast_float_int",
     "cast_float_uint64",
     "complex_divide",
-    "complex_pow",
     "complex_reciprocal",
     "complex_tanh",
     "float_floor_divide",
@@ -41,6 +42,7 @@ __all__ = [
     "nan_min",
     "num_fmax",
     "num_fmin",
+    "power_scalar_exponent",
     "reshape_target",
     "reshaped",
     "right_shift",
@@ -51,7 +53,7 @@ __all__ = [
     "softplus",
 ]
 
-_OPTS = {"cache": True, "error_model": "numpy", "nogil": True}
+_OPTS = helper_options(__file__)  # cached under the cache directory, not in the package
 
 
 @njit(**_OPTS)
@@ -128,6 +130,20 @@ def int_power(a, b):  # type: ignore[no-untyped-def]
         base = base * base
         b >>= 1
     return result
+
+
+@njit(**_OPTS)
+def power_scalar_exponent(a, b, one):  # type: ignore[no-untyped-def]
+    """numpy's float ``power`` loop for an exponent it reads with stride 0 (0-d):
+    ``a*a``, ``1/a`` and ``sqrt(a)`` for exponents 2, -1 and 0.5 (C's ``pow``
+    differs in the last bit, and at ``-0.0`` and ``-inf`` for 0.5), else ``pow``."""
+    if b == 2:
+        return a * a
+    if b == -1:
+        return one / a
+    if b == 0.5:
+        return np.sqrt(a)
+    return np.power(a, b)
 
 
 @njit(**_OPTS)
@@ -394,48 +410,6 @@ def complex_tanh(a):  # type: ignore[no-untyped-def]
     rho = math.sqrt(1 + s * s)
     denom = 1 + beta * s * s
     return complex(beta * rho * s / denom, t / denom)
-
-
-@njit(**_OPTS)
-def _complex_mul(a, b):  # type: ignore[no-untyped-def]
-    return complex(a.real * b.real - a.imag * b.imag, a.real * b.imag + a.imag * b.real)
-
-
-@njit(**_OPTS)
-def complex_pow(a, b):  # type: ignore[no-untyped-def]
-    """numpy's complex power (``npy_cpow``): exact small integer powers by
-    repeated squaring, 0 ** z, and ``exp(b * log(a))`` otherwise."""
-    ar, ai, br, bi = a.real, a.imag, b.real, b.imag
-    zero = ar - ar if ar == ar else ai - ai
-    if br == 0 and bi == 0:
-        return complex(zero + 1, zero)
-    if ar == 0 and ai == 0:
-        if br > 0:
-            return complex(zero, zero)
-        return complex(np.nan, np.nan)
-    if bi == 0 and br == br and abs(br) < 100 and br == np.floor(br):
-        n = int(br)
-        if n == 1:
-            return complex(ar, ai)
-        if n == 2:
-            return _complex_mul(a, a)
-        if n == 3:
-            return _complex_mul(a, _complex_mul(a, a))
-        m = -n if n < 0 else n
-        acc = complex(1.0, 0.0)
-        p = complex(ar, ai)
-        mask = 1
-        while True:
-            if m & mask:
-                acc = _complex_mul(acc, p)
-            mask <<= 1
-            if m < mask:
-                break
-            p = _complex_mul(p, p)
-        if n < 0:
-            return complex_divide(complex(1.0, 0.0), acc)
-        return acc
-    return np.exp(b * np.log(a))
 
 
 def reshaped(a, shape):  # type: ignore[no-untyped-def]

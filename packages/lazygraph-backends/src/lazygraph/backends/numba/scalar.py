@@ -18,11 +18,13 @@ node's output dtype, so wrapping and rounding follow numpy.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
 
+from lazygraph.backends.numba.complexmath import numpy_fuses
 from lazygraph.graph.basic import Constant
 from lazygraph.tensor.scalar.basic import ScalarOp
 from lazygraph.tensor.scalar.composite import Composite
@@ -30,6 +32,10 @@ from lazygraph.tensor.scalar.composite import Composite
 __all__ = ["CodegenUnsupported", "composite_lines", "conv", "literal", "scalar_expr", "to_dtype"]
 
 _LN2 = float(np.log(2.0))
+
+#: an operand that is one value for the whole loop: a 0-d input, read once into
+#: ``s<i>`` (see ``elemwise.operand_reads``), or a constant (:func:`literal`)
+_SCALAR_OPERAND = re.compile(r"s\d+|np\.\w+\(.*\)")
 
 
 class CodegenUnsupported(Exception):
@@ -233,7 +239,12 @@ def scalar_expr(op: ScalarOp, args: Sequence[str], in_dtypes: Sequence[str], out
     if name == "fmod":
         return f"np.fmod({a[0]}, {a[1]})" if isfloat else f"int_fmod({a[0]}, {a[1]})"
     if name == "pow":
-        return f"np.power({a[0]}, {a[1]})" if isfloat else f"int_power({a[0]}, {a[1]})"
+        if not isfloat:
+            return f"int_power({a[0]}, {a[1]})"
+        if _SCALAR_OPERAND.fullmatch(args[1]):
+            # a 0-d input or constant: numpy's loop reads it with stride 0
+            return f"power_scalar_exponent({a[0]}, {a[1]}, {literal(1, comp)})"
+        return f"np.power({a[0]}, {a[1]})"
     if name in ("floor", "ceil", "trunc"):
         return f"np.{name}({a[0]})" if isfloat else a[0]
     if name == "rint":
@@ -337,7 +348,6 @@ def _complex_expr(
     simple = {
         "add": "({0} + {1})",
         "subtract": "({0} - {1})",
-        "multiply": "({0} * {1})",
         "positive": "{0}",
         "negative": "(-{0})",
         "copy": "{0}",
@@ -346,7 +356,6 @@ def _complex_expr(
         "real": "({0}).real",
         "imag": "({0}).imag",
         "abs": "np.abs({0})",
-        "square": "({0} * {0})",
         "where": "({1} if {0} != 0 else {2})",
         "logical_not": "({0} == 0)",
         "logical_and": "(({0} != 0) and ({1} != 0))",
@@ -357,18 +366,24 @@ def _complex_expr(
         return simple[name].format(*a)
     if name in _COMPLEX_HELPER:
         return f"complex_{name}({', '.join(a)})"
+    if name in ("multiply", "square", "pow"):
+        # numpy's loops, each rounding as this numpy's build does (FMA or not)
+        fused = numpy_fuses("power" if name == "pow" else name, comp)
+        if name == "square":
+            return f"complex_square({a[0]}, {fused})"
+        if name == "multiply":
+            return f"complex_multiply({a[0]}, {a[1]}, {fused})"
+        part = "float32" if comp == "complex64" else "float64"
+        return f"complex_power({a[0]}, {a[1]}, {literal(1, part)}, {fused})"
     if name == "round":
         decimals = int(op.params[0]) if op.params else 0
         if decimals == 0:
             return f"complex_rint({a[0]})"
         return f"complex_round({a[0]}, {10.0 ** abs(decimals)!r}, {decimals > 0})"
-    if name in ("divide", "reciprocal", "pow"):
-        # numpy's complex division and power: helpers matching its edge cases
-        if name == "reciprocal":
-            return f"complex_reciprocal({a[0]})"
-        if name == "divide":
-            return f"complex_divide({a[0]}, {a[1]})"
-        return f"complex_{name}({a[0]}, {a[1]})"
+    if name == "reciprocal":
+        return f"complex_reciprocal({a[0]})"
+    if name == "divide":  # numpy's complex division: its edge cases
+        return f"complex_divide({a[0]}, {a[1]})"
     raise CodegenUnsupported(f"{name} on complex values")
 
 

@@ -270,22 +270,44 @@ def _pinv_vjp(a: Any, x: Any, g: Any) -> Any:
 
 class Pinv(Op):
     """``numpy.linalg.pinv``: singular values below ``rtol`` times the largest
-    are dropped; ``rtol=None`` is the array API's ``max(M, N) * eps``."""
+    are dropped; ``rtol=None`` is the array API's ``max(M, N) * eps``.
+    ``rtol="input"``: the cutoff is a second input, an array broadcasting against
+    the batch shape ``x.shape[:-2]`` (one cutoff per matrix)."""
 
     __props__: ClassVar[tuple[str, ...]] = ("rtol",)
 
-    def __init__(self, rtol: float | None = 1e-15) -> None:
-        self.rtol = None if rtol is None else float(rtol)
+    def __init__(self, rtol: float | str | None = 1e-15) -> None:
+        self.rtol = rtol if rtol is None or rtol == "input" else float(rtol)
 
-    def make_node(self, x: Any) -> Apply:
+    def make_node(self, x: Any, rtol: Any = None) -> Apply:
         x = as_matrix_stack(x, "pinv", square=False)
         s = x.type.shape
         # numpy returns an empty array of the input's dtype for an empty matrix.
         dt = x.type.dtype if 0 in s[-2:] else linalg_dtype(x)
-        return Apply(self, [x], [TensorType(dt, (*s[:-2], s[-1], s[-2]))()])
+        out = TensorType(dt, (*s[:-2], s[-1], s[-2]))()
+        if self.rtol != "input":
+            return Apply(self, [x], [out])
+        r = as_tensor_variable(rtol)
+        if r.type.dtype[0] == "c":  # type: ignore[attr-defined]
+            raise TypeError(f"pinv: rtol must be real, got {r.type.dtype}")  # type: ignore[attr-defined]
+        batch = s[:-2]
+        rs = r.type.shape  # type: ignore[attr-defined]
+        fits = len(rs) <= len(batch) and all(
+            a in (1, None) or b is None or a == b
+            for a, b in zip(reversed(rs), reversed(batch), strict=False)
+        )
+        if not fits:
+            # numpy: the cutoffs broadcast into the singular values' own array
+            raise ValueError(
+                f"pinv: rtol of shape {rs} does not broadcast to the batch shape "
+                f"{batch} of the input of shape {s}"
+            )
+        return Apply(self, [x, r], [out])
 
     def perform(self, node: Apply, inputs: Sequence[Any], output_storage: Any) -> None:
-        if self.rtol is None:
+        if self.rtol == "input":
+            out = np.linalg.pinv(inputs[0], rtol=inputs[1])
+        elif self.rtol is None:
             out = np.linalg.pinv(inputs[0], rtol=None)
         else:
             out = np.linalg.pinv(inputs[0], rcond=self.rtol)
@@ -296,19 +318,21 @@ class Pinv(Op):
         return [(*s[:-2], s[-1], s[-2])]
 
     def L_op(self, inputs: Sequence[Any], outputs: Sequence[Any], output_grads: Any) -> list[Any]:
-        (a,) = inputs
+        a = inputs[0]
+        cutoff = [no_grad()] * (len(inputs) - 1)  # the rank changes in steps
         if is_discrete(a):
-            return [no_grad()]
-        return [_pinv_vjp(a, outputs[0], output_grads[0])]
+            return [no_grad(), *cutoff]
+        return [_pinv_vjp(a, outputs[0], output_grads[0]), *cutoff]
 
 
 _UNSET: Any = object()
 
 
-def pinv(x: Any, rcond: float | None = None, *, rtol: Any = _UNSET) -> TensorVariable:
+def pinv(x: Any, rcond: Any = None, *, rtol: Any = _UNSET) -> TensorVariable:
     """``numpy.linalg.pinv``: the Moore-Penrose pseudo-inverse. Singular values
     below ``rcond`` (default 1e-15) or ``rtol`` times the largest are dropped;
-    ``rtol=None`` means ``max(M, N) * eps`` (array API). The gradient assumes
+    ``rtol=None`` means ``max(M, N) * eps`` (array API). An array cutoff gives
+    one per matrix (it broadcasts against ``x.shape[:-2]``). The gradient assumes
     full rank.
 
     >>> import numpy as np
@@ -320,7 +344,9 @@ def pinv(x: Any, rcond: float | None = None, *, rtol: Any = _UNSET) -> TensorVar
     if rcond is not None and rtol is not _UNSET:
         raise ValueError("pinv: `rtol` and `rcond` can't be both set.")
     cutoff = rcond if rcond is not None else (1e-15 if rtol is _UNSET else rtol)
-    return Pinv(cutoff)(x)  # type: ignore[no-any-return]
+    if cutoff is None or (not isinstance(cutoff, TensorVariable) and np.ndim(cutoff) == 0):
+        return Pinv(None if cutoff is None else float(cutoff))(x)  # type: ignore[no-any-return]
+    return Pinv("input")(x, cutoff)  # type: ignore[no-any-return]
 
 
 class Lstsq(Op):

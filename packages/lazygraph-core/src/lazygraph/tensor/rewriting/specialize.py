@@ -2,17 +2,21 @@
 
 One rule per identity (tags in brackets; every rule also has its own name as a tag):
 
-- ``pow_specialize`` [fast_run]: ``x**2 -> square(x)``, ``x**-1 -> reciprocal(x)``
-  (floats only: a negative integer power of an integer is numpy's error),
-  ``x**0.5 -> sqrt(x)`` exactly as ``pow`` computes it: C's ``pow`` gives ``0.0``
-  and ``inf`` at ``-0.0`` and ``-inf`` where ``sqrt`` gives ``-0.0`` and ``nan``,
-  but numpy 2.4's ``power`` with a scalar exponent takes a ``sqrt`` fast path;
-  which one numpy does is probed once per dtype, and the rewrite adds a guard
-  only when numpy follows C's ``pow``, and
-  integer powers ``x**n`` (``3 <= |n| <= 64``) by repeated squaring:
-  ``x**10 = ((x*x)*(x*x))*((x*x)*(x*x))*(x*x)`` is four multiplies. Integer
-  results wrap exactly as numpy's power does (multiplication is exact modulo
-  ``2**bits``); float results may differ from ``pow`` in the last bits.
+- ``pow_specialize`` [fast_run]: the cheaper ops that give numpy's own bits.
+  For real floats, numpy 2.4's ``power`` loop with a scalar exponent (stride 0:
+  a 0-d exponent, or one element broadcast to more) computes ``x*x``, ``1/x``
+  and ``sqrt(x)`` for exponents 2, -1 and 0.5, and C's ``pow`` otherwise: so
+  ``x**2 -> square(x)``, ``x**-1 -> reciprocal(x)`` and ``x**0.5 -> sqrt(x)``
+  there, and no other float power is rewritten (``x*x*x`` is not ``pow(x, 3)``
+  to the bit). Whether numpy's ``x**0.5`` is ``sqrt`` at ``-0.0`` and ``-inf``
+  is probed once per dtype; where it follows C's ``pow`` (``0.0`` and ``inf``)
+  the rewrite adds a guard. Integers: ``x**2 -> square(x)`` and ``x**n``
+  (``3 <= n <= 64``) by repeated squaring: ``x**10 =
+  ((x*x)*(x*x))*((x*x)*(x*x))*(x*x)`` is four multiplies, wrapping exactly as
+  numpy's power does (multiplication is exact modulo ``2**bits``). Complex
+  powers are never rewritten: numpy's ``power`` (``npy_cpow``) multiplies in its
+  own way, not as ``square`` does (the numpy API turns ``z**2`` into ``square``
+  itself, as numpy's ``**`` operator does).
 - ``pow_half_to_sqrt_unguarded`` [unsafe_nan, not in fast_run]: ``x**0.5 -> sqrt(x)``
   never guarded (``-0.0 -> -0.0`` and ``-inf -> nan`` whatever numpy's ``power`` does).
 - ``sum_mul_to_matmul`` [fast_run]: ``sum(a * b, axis=k)`` where the product
@@ -61,7 +65,7 @@ __all__ = [
     "sum_mul_to_matmul",
 ]
 
-#: The largest ``|n|`` that ``x**n`` is expanded into multiplications for.
+#: The largest ``n`` that an integer ``x**n`` is expanded into multiplications for.
 MAX_POWER_BY_SQUARING = 64
 
 
@@ -95,7 +99,9 @@ def _single_value(var: Variable) -> Any:
 
 def _pow_operands(node: Apply) -> tuple[Any, Any, str] | None:
     """``(x cast to the output dtype, exponent, output dtype)`` for ``x ** c`` with a
-    one-element constant ``c`` that does not change ``x``'s shape; else ``None``."""
+    one-element constant ``c`` that does not change ``x``'s shape and that numpy's
+    loop reads with stride 0 (0-d, or broadcast to more than one element: ``[x] **
+    [2.0]`` is C's ``pow``); else ``None``."""
     if not _is_scalar_op(node, "pow"):
         return None
     x, c = node.inputs
@@ -108,6 +114,10 @@ def _pow_operands(node: Apply) -> tuple[Any, Any, str] | None:
     dtype = out.type.dtype  # type: ignore[attr-defined]
     if np.dtype(dtype).kind not in "iuf":
         return None
+    shape = x.type.shape  # type: ignore[attr-defined]
+    many = None not in shape and math.prod(shape) > 1
+    if c.type.ndim != 0 and not many and np.dtype(dtype).kind == "f":  # type: ignore[attr-defined]
+        return None  # maybe one element against one: numpy's loop calls pow
     lt = _lt()
     xd = x if x.type.dtype == dtype else lt.cast(x, dtype)  # type: ignore[attr-defined]
     return xd, e, dtype
@@ -144,7 +154,7 @@ def _power_half_is_sqrt(dtype: str) -> bool:
 @node_rewriter([Elemwise])
 def pow_specialize(fgraph: FunctionGraph | None, node: Apply) -> Any:
     """x**2 -> square(x); x**-1 -> reciprocal(x) (floats); x**0.5 -> guarded sqrt(x)
-    (floats); x**n -> repeated squaring (3 <= |n| <= 64, negative n for floats)."""
+    (floats); x**n -> repeated squaring (integers, 3 <= n <= 64)."""
     found = _pow_operands(node)
     if found is None:
         return None
@@ -163,13 +173,11 @@ def pow_specialize(fgraph: FunctionGraph | None, node: Apply) -> Any:
         return [lt.where(lt.equal(xd, neg_inf), lt.constant(np.inf, dtype=dtype), root)]
     if e == -1 and is_float:
         return [lt.reciprocal(xd)]
-    if not float(e).is_integer() or not 3 <= abs(e) <= MAX_POWER_BY_SQUARING:
+    if is_float or not 3 <= e <= MAX_POWER_BY_SQUARING:
+        # numpy's float power is C's pow for other exponents: products differ in
+        # the last bits; a negative power of an integer is numpy's error
         return None
-    n = int(e)
-    if n < 0 and not is_float:
-        return None  # numpy raises for negative integer powers of integers
-    result = _power_by_squaring(xd, abs(n))
-    return [lt.reciprocal(result) if n < 0 else result]
+    return [_power_by_squaring(xd, int(e))]
 
 
 @node_rewriter([Elemwise])

@@ -104,11 +104,13 @@ def erfc_numpy(x: np.ndarray) -> np.ndarray:
 
 
 def _load_scipy() -> Any:
+    from lazygraph._global_state import import_isolated
+
     try:
-        from scipy import special
+        # isolated: importing scipy.special adds a warnings filter
+        return import_isolated("scipy.special")
     except ImportError:
         return None
-    return special
 
 
 _scipy_special = _load_scipy()
