@@ -2,7 +2,10 @@
 
 A backend is a named object with ``compile(fgraph) -> callable``: the callable
 takes the input values in ``fgraph.inputs`` order and returns the list of output
-values. ``python`` ships with core; other packages register theirs under the
+values. It must allow calls from several threads at once, and a call from
+inside one of its own calls (the compile cache shares one compiled function
+among all its users, with no lock): each call keeps its values in storage of
+its own. ``python`` ships with core; other packages register theirs under the
 ``lazygraph.backends`` entry-point group (``name = "module:attribute"``), loaded
 on first lookup so core never imports numba or jax itself.
 

@@ -207,17 +207,17 @@ class CachedFunction:
     is the shared compiled function (its inputs are in the canonical order of
     the graph it was first compiled for) and ``input_order[j]`` is the position,
     among the caller's inputs, of the value it takes as its ``j``-th input.
+
+    Every user of one structure shares one function, and calls run at once
+    from any number of threads: each backend gives each call its own storage.
     """
 
-    __slots__ = ("_identity", "_lock", "function", "input_order")
+    __slots__ = ("_identity", "function", "input_order")
 
     def __init__(self, fn: Function, input_order: Sequence[int]) -> None:
         self.function = fn
         self.input_order = tuple(input_order)
         self._identity = self.input_order == tuple(range(len(self.input_order)))
-        # Compiled functions reuse their storage between calls, and every user
-        # of one structure shares one function: calls take turns.
-        self._lock = _call_lock(fn)
 
     def __call__(self, *args: Any) -> list[Any]:
         if not self._identity:
@@ -226,8 +226,7 @@ class CachedFunction:
                     f"this function takes {len(self.input_order)} inputs, {len(args)} given"
                 )
             args = tuple([args[p] for p in self.input_order])
-        with self._lock:
-            return self.function(*args)
+        return self.function(*args)
 
     def call_trusted(self, *args: Any) -> Sequence[Any]:
         """Like calling it, without checking or converting the values: each must
@@ -235,34 +234,26 @@ class CachedFunction:
         backend's sequence of outputs."""
         if not self._identity:
             args = tuple([args[p] for p in self.input_order])
-        with self._lock:
-            return self.function.fn(*args)
+        return self.function.fn(*args)
 
     def trusted_callable(self, extra: Sequence[Any] = ()) -> Callable[..., Sequence[Any]]:
         """A plain function doing what :meth:`call_trusted` does, with ``extra``
         values appended to every call's arguments: the fastest way to call
         the compiled function again and again (``jit`` uses it)."""
-        fn, lock, extra = self.function.fn, self._lock, tuple(extra)
+        fn, extra = self.function.fn, tuple(extra)
         if self._identity:
             if not extra:
-
-                def call(*args: Any) -> Sequence[Any]:
-                    with lock:
-                        return fn(*args)
-
-                return call
+                return fn
 
             def call_extra(*args: Any) -> Sequence[Any]:
-                with lock:
-                    return fn(*args, *extra)
+                return fn(*args, *extra)
 
             return call_extra
         order = self.input_order
 
         def call_ordered(*args: Any) -> Sequence[Any]:
             full = args + extra
-            with lock:
-                return fn(*[full[p] for p in order])
+            return fn(*[full[p] for p in order])
 
         return call_ordered
 
@@ -273,20 +264,6 @@ class CachedFunction:
 
     def __repr__(self) -> str:
         return f"CachedFunction({len(self.input_order)} inputs, backend={self.function.backend!r})"
-
-
-_lock_guard = threading.Lock()
-
-
-def _call_lock(fn: Function) -> threading.Lock:
-    lock = getattr(fn, "_lazygraph_call_lock", None)
-    if lock is None:
-        with _lock_guard:
-            lock = getattr(fn, "_lazygraph_call_lock", None)
-            if lock is None:
-                lock = threading.Lock()
-                fn._lazygraph_call_lock = lock  # type: ignore[attr-defined]
-    return lock
 
 
 class _Cache:

@@ -17,6 +17,7 @@
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -45,6 +46,10 @@ class Function:
     Values are checked and converted by each input's ``Type.filter`` unless
     ``trust_input`` is set. Returns one value, or a list when compiled with a
     list of outputs.
+
+    One function may be called from several threads at once: every backend
+    gives each call its own storage, so calls do not wait for each other
+    (only the first call of a compiled backend, which compiles, is made alone).
     """
 
     def __init__(
@@ -63,8 +68,10 @@ class Function:
         self.input_types = [v.type for v in fgraph.inputs]
         self.trust_input = False
         # compiled backends (numba, jax) compile their code at the first call,
-        # for the input types it brings: that call reports progress too
+        # for the input types it brings: that call reports progress too. Threads
+        # that call meanwhile wait for it rather than compile the same code again.
         self._first_call = backend != "python"
+        self._first_lock = threading.RLock()  # reentrant: an op may call back in
 
     def __call__(self, *args: Any) -> Any:
         if len(args) != len(self.input_types):
@@ -82,11 +89,15 @@ class Function:
     def _call_first(self, args: tuple[Any, ...]) -> Sequence[Any]:
         from lazygraph.compile.profile import compile_progress
 
-        with compile_progress(len(self.fgraph.apply_nodes)) as stage:
-            stage(f"compiling for {self.backend} (first call)")
-            outputs = self.fn(*args)
-        self._first_call = False
-        return outputs
+        with self._first_lock:
+            if self._first_call:
+                with compile_progress(len(self.fgraph.apply_nodes)) as stage:
+                    stage(f"compiling for {self.backend} (first call)")
+                    outputs = self.fn(*args)
+                self._first_call = False
+                return outputs
+        # another thread's first call compiled it while this one waited
+        return self.fn(*args)
 
 
 def function(

@@ -150,10 +150,11 @@ class Context:
 
     @property
     def checks(self) -> list[tuple[Any, type[BaseException], str]]:
+        checks: list[tuple[Any, type[BaseException], str]] | None
         checks = getattr(self._local, "checks", None)
         if checks is None:
             checks = self._local.checks = []
-        return checks  # type: ignore[no-any-return]
+        return checks
 
     def check(self, flag: Any, exc_type: type[BaseException], message: str) -> None:
         self.checks.append((flag, exc_type, message))

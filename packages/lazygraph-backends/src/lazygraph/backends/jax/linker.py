@@ -7,6 +7,12 @@ are a single jitted segment. Each segment is traced once per input shapes and
 dtypes (jax's own cache); compiled functions are shared between graphs of the
 same structure (:func:`lazygraph.compile.cache.structural_key`).
 
+A host step is by design (an entry of
+:data:`~lazygraph.backends.jax.dispatch.HOST_BY_DESIGN`, with its reason) or a
+fallback: a node the backend could not lower, which warns once per Op and
+reason with :class:`JaxFallbackWarning` (``config.on_unsupported = "raise"``
+raises ``NotImplementedError`` instead).
+
 Calls run with 64-bit types enabled (``jax.enable_x64``) and leave the user's
 global jax setting alone, so float64 stays float64. Results are numpy arrays
 unless ``device_arrays=True`` was asked for.
@@ -16,6 +22,7 @@ from __future__ import annotations
 
 import contextlib
 import threading
+import warnings
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -25,11 +32,52 @@ import jax
 import numpy as np
 
 from lazygraph.backends.jax import device as _device
-from lazygraph.backends.jax.dispatch import Context, Unsupported, lowering_for
+from lazygraph.backends.jax.dispatch import HOST_BY_DESIGN, Context, Unsupported, lowering_for
+from lazygraph.configuration import config
 from lazygraph.graph.basic import Apply, Constant, Variable
 from lazygraph.graph.fg import FunctionGraph
 
-__all__ = ["compile_graph"]
+__all__ = ["JaxFallbackWarning", "compile_graph"]
+
+
+class JaxFallbackWarning(UserWarning):
+    """A node the JAX backend cannot lower runs on the host through its python
+    ``perform`` (not a host step by design: see ``HOST_BY_DESIGN``)."""
+
+
+_warned: set[str] = set()
+_warned_lock = threading.Lock()
+
+
+def _op_label(op: Any) -> str:
+    label = type(op).__name__
+    scalar = getattr(op, "scalar_op", None)
+    if scalar is not None:
+        label += f"{{{getattr(scalar, 'name', scalar)}}}"
+    return label
+
+
+def _host_step(node: Apply, why: str, by_design: str | None) -> None:
+    """Note that ``node`` runs on the host: silently when ``by_design`` names an
+    entry of HOST_BY_DESIGN, else a fallback (a warning once per Op and reason,
+    or NotImplementedError with ``config.on_unsupported == "raise"``)."""
+    if by_design is not None:
+        if by_design not in HOST_BY_DESIGN:  # a lowering naming a key nobody listed
+            raise KeyError(f"jax backend: {by_design!r} is not an entry of HOST_BY_DESIGN")
+        return
+    if config.on_unsupported == "raise":
+        raise NotImplementedError(f"jax backend: cannot lower {node.op}: {why}")
+    label = f"{_op_label(node.op)} ({why})"
+    with _warned_lock:
+        if label in _warned:
+            return
+        _warned.add(label)
+    warnings.warn(
+        f"jax backend: no lowering for {label}; running its python perform on the host",
+        JaxFallbackWarning,
+        stacklevel=5,
+    )
+
 
 #: Nodes whose inputs are all known while tracing and whose outputs hold at
 #: most this many elements are computed by their numpy ``perform`` at trace
@@ -78,7 +126,6 @@ class _Segment:
     inputs: list[Variable] = field(default_factory=list)
     static_inputs: list[Variable] = field(default_factory=list)
     outputs: list[Variable] = field(default_factory=list)
-    check_info: list[tuple[type[BaseException], str]] = field(default_factory=list)
     jitted: Any = None
     #: the same segment traced on flattened 1-d inputs padded to a power of two
     #: (pure elementwise segments only), and the segment that traced it: small
@@ -114,13 +161,19 @@ def _classify(fgraph: FunctionGraph) -> tuple[list[_Step], set[Variable]]:
         lowering = lowering_for(node)
         fn = None
         ctx = Context()
-        if lowering is not None and not (lowering.host and lowering.host(node)):
-            needs = lowering.static_inputs(node)
-            if all(node.inputs[i] in static for i in needs):
-                try:
-                    fn = lowering.make(node.op, node, ctx)
-                except Unsupported:
-                    fn = None
+        host = lowering.host(node) if lowering is not None and lowering.host else None
+        if lowering is None:
+            name = type(node.op).__name__
+            _host_step(node, "no jax lowering", name if name in HOST_BY_DESIGN else None)
+        elif host is not None:
+            _host_step(node, host, host)
+        elif not all(node.inputs[i] in static for i in lowering.static_inputs(node)):
+            _host_step(node, "sizes from data", "sizes from data")
+        else:
+            try:
+                fn = lowering.make(node.op, node, ctx)
+            except Unsupported as exc:
+                _host_step(node, str(exc), exc.by_design)
         fold = fn is not None and all(_small_static_shape(o) for o in node.outputs)
         if fn is not None and getattr(fn, "static_outputs", False):
             static.update(node.outputs)  # shapes: known while tracing
@@ -221,9 +274,9 @@ def _trace_segment(seg: _Segment, flat: bool = False) -> Callable[..., Any]:
         results = [_value(env, v) for v in seg.outputs]
         if not flat:
             _note_forwarded(seg, args[:n_dynamic], results)
-        checks = [c for step in seg.steps for c in step.ctx.checks]
-        seg.check_info = [(exc, msg) for _, exc, msg in checks]
-        flags = [flag for flag, _, _ in checks]
+        # (each step's ctx keeps the checks of this thread's trace: another
+        # thread may be tracing the same segment for other shapes)
+        flags = [flag for step in seg.steps for flag, _, _ in step.ctx.checks]
         if flags:
             import jax.numpy as jnp
 
@@ -274,7 +327,7 @@ class _Program:
                         stat = [_Static(_value(env, v)) for v in seg.static_inputs]
                         results, flags = seg.jitted(*dyn, *stat)
                         if flags is not None:
-                            _raise_failed(seg, np.asarray(flags))
+                            _raise_failed(seg, np.asarray(flags), dyn, stat)
                         fresh.update(o for k, o in enumerate(seg.outputs) if k not in seg.forwarded)
                     env.update(zip(seg.outputs, results, strict=True))
                 for step in hosts:
@@ -386,7 +439,7 @@ def _call_flat(seg: _Segment, dyn: list[Any]) -> list[Any] | None:
     jitted, owner = seg.flat_jitted
     results, flags = jitted(*flat)
     if flags is not None:
-        _raise_failed(owner, np.asarray(flags))
+        _raise_failed(owner, np.asarray(flags), flat, flat=True)
     out = []
     for r in results:
         r = np.asarray(r)
@@ -423,7 +476,12 @@ def _shared_flat(seg: _Segment) -> tuple[Any, _Segment]:
 
 
 def _flat_key(seg: _Segment) -> Any:
-    ids: dict[Variable, Any] = {v: ("in", k, v.type.dtype) for k, v in enumerate(seg.inputs)}
+    # whether an input is 0-d is part of the key: numpy's float power has fast
+    # paths for a 0-d exponent that the lowering follows (jax/elemwise.py)
+    ids: dict[Variable, Any] = {
+        v: ("in", k, v.type.dtype, v.type.ndim == 0)  # type: ignore[attr-defined]
+        for k, v in enumerate(seg.inputs)
+    }
     entries = []
     for n, step in enumerate(seg.steps):
         refs = []
@@ -460,10 +518,35 @@ def _value(env: dict[Variable, Any], v: Variable) -> Any:
     return v.data  # type: ignore[attr-defined]
 
 
-def _raise_failed(seg: _Segment, flags: np.ndarray) -> None:
-    for flag, (exc_type, message) in zip(flags, seg.check_info, strict=True):
+def _raise_failed(
+    seg: _Segment,
+    flags: np.ndarray,
+    dyn: Sequence[Any],
+    stat: Sequence[_Static] = (),
+    flat: bool = False,
+) -> None:
+    """Raise the error of the first check a call of ``seg`` (with arguments
+    ``dyn`` and ``stat``) found failed, if any.
+
+    The checks a trace records, and their messages ("with size 5"), depend on
+    the shapes it was traced for, and a jitted segment has one trace per shape:
+    so they are taken from a new trace for this call's arguments (abstract, no
+    compile), on this error path only."""
+    if not flags.any():
+        return
+    trace = _trace_segment(seg, flat)
+    # (shape and dtype only: a donated argument may be deleted by now)
+    avals = [jax.ShapeDtypeStruct(np.shape(a), _dtype(a)) for a in dyn]
+    jax.eval_shape(lambda *args: trace(*args, *stat), *avals)
+    checks = [(exc, msg) for step in seg.steps for _, exc, msg in step.ctx.checks]
+    for flag, (exc_type, message) in zip(flags, checks, strict=True):
         if flag:
             raise exc_type(message)
+
+
+def _dtype(value: Any) -> Any:
+    dtype = getattr(value, "dtype", None)
+    return dtype if dtype is not None else np.asarray(value).dtype
 
 
 def compile_graph(

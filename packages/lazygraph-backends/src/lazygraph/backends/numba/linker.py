@@ -221,8 +221,7 @@ class Kernel:
         if self._calls < background.COMPILE_AFTER_CALLS:
             return False
         return (
-            self._work >= background.COMPILE_AFTER_ELEMENTS
-            or self._calls >= background.HOT_CALLS
+            self._work >= background.COMPILE_AFTER_ELEMENTS or self._calls >= background.HOT_CALLS
         )
 
     def _compile(self, sig: tuple[Any, ...]) -> bool:
