@@ -85,8 +85,10 @@ OP_TABLE_BACKENDS = ("numba", "jax")
 #: backend's host steps by design, listed with their reasons in its
 #: HOST_BY_DESIGN, do not raise; every other node must lower)
 OP_TABLE_MUST_LOWER = ("numba", "jax")
+#: pytest-xdist options of every test run
+XDIST = ("-n", "2", "--dist", "worksteal")
 #: test files per pytest run of the op table on a compiled backend
-OP_TABLE_FILES_PER_RUN = 6
+OP_TABLE_FILES_PER_RUN = 11
 
 
 def op_table_groups(suite: tuple[str, ...]) -> list[list[str]]:
@@ -131,8 +133,10 @@ def tests(session: nox.Session, backend: str) -> None:
     if session.posargs:
         session.run("pytest", *session.posargs, env=env)
         return
-    # two pytest-xdist workers use CI's two cores (compiles and tests alike)
-    session.run("pytest", "-n", "2", *BACKEND_SUITES[backend], env=env)
+    # two pytest-xdist workers use CI's two cores (compiles and tests alike);
+    # work stealing: a worker that runs out takes queued tests from the other,
+    # instead of idling while the other finishes a long hypothesis test
+    session.run("pytest", *XDIST, *BACKEND_SUITES[backend], env=env)
     if backend in OP_TABLE_BACKENDS:
         groups = op_table_groups(BACKEND_SUITES[backend])
         if backend in OP_TABLE_MUST_LOWER:
@@ -141,7 +145,7 @@ def tests(session: nox.Session, backend: str) -> None:
             env["LAZYGRAPH_ON_UNSUPPORTED"] = "raise"
         for number, group in enumerate(groups, 1):
             session.log(f"op table on {backend}, part {number} of {len(groups)}")
-            session.run("pytest", "-n", "2", *group, env=env)
+            session.run("pytest", *XDIST, *group, env=env)
 
 
 @nox.session
