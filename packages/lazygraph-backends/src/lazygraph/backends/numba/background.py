@@ -47,7 +47,12 @@ __all__ = [
     "COMPILE_AFTER_CALLS",
     "COMPILE_AFTER_ELEMENTS",
     "HOT_CALLS",
-    "Slot", "enabled", "pending", "submit", "wait"]
+    "Slot",
+    "enabled",
+    "pending",
+    "submit",
+    "wait",
+]
 
 #: a node runs ``perform`` at least this many times before its kernel is
 #: queued: a graph called once (a one-off ``compute()``) compiles nothing
