@@ -190,6 +190,45 @@ def test_new_data_of_the_same_type_does_not_recompile() -> None:
     assert stats().compiles == before
 
 
+def _gradient_descent(xp, X, y, steps):
+    """Logistic regression written update-first: ``w`` is updated after the
+    gradient it reads is built, and the convergence test computes only that
+    gradient, never ``w`` itself."""
+    w = xp.zeros(X.shape[1])
+    for _ in range(steps):
+        p = 1 / (1 + xp.exp(-(X @ w)))
+        grad = X.T @ (p - y) / X.shape[0]
+        w = w - 0.1 * grad
+        if xp.linalg.norm(grad) < 1e-12:
+            break
+    return w
+
+
+def test_a_loop_that_updates_after_computing_keeps_its_graph_bounded() -> None:
+    # Computing the gradient computes the w it reads; the new w's graph reads
+    # that value from then on instead of repeating every earlier update (it used
+    # to grow one step per iteration and compile a longer graph every time).
+    rng = np.random.default_rng(0)
+    X, y = rng.standard_normal((30, 4)), (rng.random(30) > 0.5) * 1.0
+    expected = _gradient_descent(np, X, y, 40)
+    before = stats().compiles
+    got = _gradient_descent(lnp, lnp.asarray(X), lnp.asarray(y), 40)
+    np.testing.assert_allclose(got.compute(), expected, rtol=1e-12)
+    assert stats().compiles - before <= 4
+
+
+def test_a_pending_array_reads_the_value_a_computation_passed_through() -> None:
+    x = lnp.asarray(np.arange(4.0))
+    a = x * 2  # not kept below: only b reads it
+    b = a + 1
+    c = lnp.sqrt(a)
+    del a
+    np.testing.assert_array_equal(c.compute(), np.sqrt(np.arange(4.0) * 2))
+    (node,) = {b._var.owner}
+    assert node.inputs[0].owner is None, "b starts from the computed x * 2"
+    np.testing.assert_array_equal(b.compute(), np.arange(4.0) * 2 + 1)
+
+
 # -- materialization ---------------------------------------------------------------
 
 

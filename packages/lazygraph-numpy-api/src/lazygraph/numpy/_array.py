@@ -37,8 +37,10 @@ __all__ = ["Array"]
 
 _SUPPORTED_API_VERSIONS = ("2021.12", "2022.12", "2023.12", "2024.12")
 
-# variable -> the live Array it is the current variable of; weak, so dead Arrays
-# drop out. A computation passing through a live Array pins it (see _compute).
+# variable -> the live Array it is the current variable of, for variables still
+# to be computed (with an owner); weak, so dead Arrays drop out. A computation
+# passing through a live Array pins it, and one that computes a value another
+# pending array reads hands it that value (see _compute).
 _LIVE: weakref.WeakValueDictionary[TensorVariable, Array] = weakref.WeakValueDictionary()
 
 
@@ -159,7 +161,8 @@ class Array(ArrayMethods):
         self._view: _views.View | None = None
         self._base_version = 0
         self._version = 0
-        _LIVE[var] = self
+        if var.owner is not None:
+            _LIVE[var] = self
 
     # -- the variable, kept in step with the base of a view -------------------
 
@@ -197,7 +200,8 @@ class Array(ArrayMethods):
         if _LIVE.get(old) is self:
             del _LIVE[old]
         self._cur = new
-        _LIVE[new] = self
+        if new.owner is not None:
+            _LIVE[new] = self
 
     def _pin(self, pinned: TensorVariable, var: TensorVariable) -> None:
         """Replace the variable ``var``, if still current, by the equal-valued bound

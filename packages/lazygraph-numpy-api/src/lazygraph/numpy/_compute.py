@@ -30,7 +30,7 @@ from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
-from lazygraph.graph.basic import Constant, Variable
+from lazygraph.graph.basic import Apply, Constant, Variable
 from lazygraph.numpy._array import _LIVE, Array
 from lazygraph.numpy._convert import _BOUND, bind
 
@@ -68,8 +68,11 @@ def compute_private(arr: Array) -> np.ndarray:
     return _evaluate([arr], hand_out=False)[0]
 
 
-def _collect(outputs: Sequence[Variable]) -> tuple[list[Variable], list[Variable]]:
-    """The bound inputs ``outputs`` depend on, and the live intermediates on the way."""
+def _collect(
+    outputs: Sequence[Variable],
+) -> tuple[list[Variable], list[Variable], set[Variable]]:
+    """The bound inputs ``outputs`` depend on, the live intermediates on the way,
+    and every variable the computation passes through."""
     inputs: list[Variable] = []
     live: list[Variable] = []
     seen: set[Variable] = set()
@@ -96,7 +99,39 @@ def _collect(outputs: Sequence[Variable]) -> tuple[list[Variable], list[Variable
             if arr is not None and arr._cur is var:
                 live.append(var)
         stack.extend(owner.inputs)
-    return inputs, live
+    return inputs, live, seen
+
+
+def _readers(seen: set[Variable]) -> dict[Variable, list[tuple[Apply, int]]]:
+    """The values this computation passes through (``seen``) that the graph of
+    another array still to be computed reads: each with the (node, input
+    position) pairs that read it.
+
+    Such a value is computed once here and handed to its readers, so their
+    graphs start from it. Without this, a loop that updates ``w`` after
+    computing what it reads (``g = grad(w); w = w - lr * g; if norm(g) < tol``)
+    grows ``w``'s graph by one step per iteration, never pinned, and compiles a
+    longer graph every time.
+    """
+    readers: dict[Variable, list[tuple[Apply, int]]] = {}
+    visited: set[Variable] = set()
+    for arr in list(_LIVE.values()):  # the arrays still to be computed
+        stack = [arr._cur]
+        while stack:
+            var = stack.pop()
+            if var in visited or var in seen:
+                continue
+            visited.add(var)
+            node = var.owner
+            if node is None:
+                continue
+            for k, inp in enumerate(node.inputs):
+                if inp in seen:
+                    if inp.owner is not None:
+                        readers.setdefault(inp, []).append((node, k))
+                else:
+                    stack.append(inp)
+    return readers
 
 
 def _run(inputs: list[Variable], outputs: list[Variable]) -> list[np.ndarray]:
@@ -121,13 +156,18 @@ def _evaluate(arrays: Sequence[Array], hand_out: bool) -> list[np.ndarray]:
         elif var not in todo:
             todo.append(var)
     if todo:
-        inputs, live = _collect(todo)
+        inputs, live, seen = _collect(todo)
+        readers = _readers(seen)
+        done = set(todo) | set(live)
+        wanted = todo + live + [v for v in readers if v not in done]
         # Buffers the caller may still write (inputs bound with copy=False).
         foreign = {id(_BOUND[v]) for v in inputs}
-        computed = _run(inputs, todo + live)
+        computed = _run(inputs, wanted)
         # Pin what was computed: every output, and the live arrays on the way, so
-        # that later graphs start from these values instead of recomputing them.
-        for var, value in zip(todo + live, computed, strict=True):
+        # that later graphs start from these values instead of recomputing them;
+        # graphs still to be computed that read one of these values read it from
+        # now on (the same value: nothing observable changes).
+        for var, value in zip(wanted, computed, strict=True):
             if value.dtype != var.type.numpy_dtype:  # type: ignore[attr-defined]
                 # A backend's scalar result can come back in a wider type.
                 value = value.astype(var.type.numpy_dtype)  # type: ignore[attr-defined]
@@ -138,6 +178,8 @@ def _evaluate(arrays: Sequence[Array], hand_out: bool) -> list[np.ndarray]:
             for a, out in zip(arrays, outputs, strict=True):
                 if out is var:
                     a._pin(pinned, var)
+            for node, k in readers.get(var, ()):
+                node.inputs[k] = pinned
             results[var] = _BOUND[pinned]
     if hand_out:
         return [results[var].copy() for var in outputs]
