@@ -46,6 +46,11 @@ def scan_axis(src, dst, is_sum, exclusive, reverse):  # type: ignore[no-untyped-
                     else:
                         dst[o, i, k] = src[o, i, k]
                     continue
+                if exclusive and t == 1:
+                    # the first term itself, as the shifted inclusive scan has it:
+                    # 1 * (0+infj) would be nan+infj
+                    dst[o, i, k] = src[o, p, k]
+                    continue
                 v = src[o, p if exclusive else i, k]
                 if is_sum:
                     dst[o, i, k] = dst[o, p, k] + v
