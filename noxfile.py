@@ -85,8 +85,9 @@ OP_TABLE_BACKENDS = ("numba", "jax")
 #: backend's host steps by design, listed with their reasons in its
 #: HOST_BY_DESIGN, do not raise; every other node must lower)
 OP_TABLE_MUST_LOWER = ("numba", "jax")
-#: pytest-xdist options of every test run
-XDIST = ("-n", "2", "--dist", "worksteal")
+#: pytest options of every test run: two xdist workers (CI's two cores), work
+#: stealing, and the slowest tests listed (where CI's time goes)
+XDIST = ("-n", "2", "--dist", "worksteal", "--durations=15")
 #: test files per pytest run of the op table on a compiled backend
 OP_TABLE_FILES_PER_RUN = 11
 
