@@ -129,8 +129,9 @@ def test_interrupts_at_random_points() -> None:
         for trial in range(30):
             clear_cache()
             data = rng.standard_normal((3 + trial % 4, 2))
-            _interrupt_after(float(rng.uniform(0.0005, 0.02)))
             try:
+                # inside the try: the timer can fire before setitimer returns
+                _interrupt_after(float(rng.uniform(0.0005, 0.02)))
                 deadline = time.monotonic() + 2.0
                 while time.monotonic() < deadline:
                     # New constants each time: a new structure, so compiles too.
@@ -258,8 +259,9 @@ def _progress_watch_under_interrupts() -> None:
     faulthandler.dump_traceback_later(TIMEOUT, exit=True)
     try:
         for _ in range(100):
-            _interrupt_after(float(rng.uniform(0.00005, 0.002)))
             try:
+                # inside the try: a timer of 50 us can fire before setitimer returns
+                _interrupt_after(float(rng.uniform(0.00005, 0.002)))
                 while True:
                     _watch_many(1, io.StringIO(), float(rng.choice([0.0, 10.0])))
             except KeyboardInterrupt:
