@@ -8,8 +8,8 @@ import platform
 import re
 
 
-def machine() -> str:
-    """One line naming the machine: cores, CPU model, Python, numpy, BLAS threads."""
+def cpu_model() -> str:
+    """The processor's model name (from /proc/cpuinfo where there is one)."""
     cpu = platform.processor() or platform.machine()
     try:
         with open("/proc/cpuinfo") as f:
@@ -18,6 +18,12 @@ def machine() -> str:
             cpu = m.group(1).strip()
     except OSError:
         pass
+    return cpu
+
+
+def machine() -> str:
+    """One line naming the machine: cores, CPU model, Python, numpy, BLAS threads."""
+    cpu = cpu_model()
     import numpy
 
     return (

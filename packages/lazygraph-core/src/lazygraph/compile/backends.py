@@ -24,9 +24,24 @@ from typing import Any, Protocol
 from lazygraph._global_state import preserved_global_state
 from lazygraph.graph.fg import FunctionGraph
 
-__all__ = ["Backend", "available_backends", "get_backend", "register_backend"]
+__all__ = ["Backend", "available_backends", "get_backend", "op_label", "register_backend"]
 
 ENTRY_POINT_GROUP = "lazygraph.backends"
+
+
+def op_label(op: Any) -> str:
+    """How a backend names an Op in its fallback warnings: the class, and the
+    scalar op of an elementwise one (``Elemwise{exp}``).
+
+    >>> import lazygraph.tensor as lt
+    >>> op_label(lt.exp(lt.dvector()).owner.op)
+    'Elemwise{exp}'
+    """
+    label = type(op).__name__
+    scalar = getattr(op, "scalar_op", None)
+    if scalar is not None:
+        label += f"{{{getattr(scalar, 'name', scalar)}}}"
+    return label
 
 
 class Backend(Protocol):

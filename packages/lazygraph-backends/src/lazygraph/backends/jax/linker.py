@@ -33,6 +33,7 @@ import numpy as np
 
 from lazygraph.backends.jax import device as _device
 from lazygraph.backends.jax.dispatch import HOST_BY_DESIGN, Context, Unsupported, lowering_for
+from lazygraph.compile.backends import op_label
 from lazygraph.configuration import config
 from lazygraph.graph.basic import Apply, Constant, Variable
 from lazygraph.graph.fg import FunctionGraph
@@ -49,14 +50,6 @@ _warned: set[str] = set()
 _warned_lock = threading.Lock()
 
 
-def _op_label(op: Any) -> str:
-    label = type(op).__name__
-    scalar = getattr(op, "scalar_op", None)
-    if scalar is not None:
-        label += f"{{{getattr(scalar, 'name', scalar)}}}"
-    return label
-
-
 def _host_step(node: Apply, why: str, by_design: str | None) -> None:
     """Note that ``node`` runs on the host: silently when ``by_design`` names an
     entry of HOST_BY_DESIGN, else a fallback (a warning once per Op and reason,
@@ -67,7 +60,7 @@ def _host_step(node: Apply, why: str, by_design: str | None) -> None:
         return
     if config.on_unsupported == "raise":
         raise NotImplementedError(f"jax backend: cannot lower {node.op}: {why}")
-    label = f"{_op_label(node.op)} ({why})"
+    label = f"{op_label(node.op)} ({why})"
     with _warned_lock:
         if label in _warned:
             return

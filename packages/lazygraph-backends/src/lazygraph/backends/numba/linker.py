@@ -63,6 +63,7 @@ from lazygraph.backends.numba import background, interrupts
 from lazygraph.backends.numba import cache as disk
 from lazygraph.backends.numba.blocked import Chooser, blocked_runner
 from lazygraph.backends.numba.dispatch import HEADER, JIT, Unsupported, kernel_module_source
+from lazygraph.compile.backends import op_label
 from lazygraph.configuration import config
 from lazygraph.graph.basic import Apply, Constant, Variable
 from lazygraph.graph.fg import FunctionGraph
@@ -107,19 +108,11 @@ class CompileStats:
 compile_stats = CompileStats()
 
 
-def _op_label(op: Any) -> str:
-    label = type(op).__name__
-    scalar = getattr(op, "scalar_op", None)
-    if scalar is not None:
-        label += f"{{{getattr(scalar, 'name', scalar)}}}"
-    return label
-
-
 def _warn_fallback(node: Apply, why: str) -> None:
     if config.on_unsupported == "raise":
         raise NotImplementedError(f"numba backend: cannot lower {node.op}: {why}")
     # once per Op and reason: argmax of complex values and a float16 sum are two
-    label = f"{_op_label(node.op)} ({why})"
+    label = f"{op_label(node.op)} ({why})"
     if label not in _warned:
         _warned.add(label)
         warnings.warn(
