@@ -26,6 +26,7 @@ array([2., 4., 6.])
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Sequence
 from typing import Any
 
@@ -115,23 +116,47 @@ def _readers(seen: set[Variable]) -> dict[Variable, list[tuple[Apply, int]]]:
     """
     readers: dict[Variable, list[tuple[Apply, int]]] = {}
     visited: set[Variable] = set()
-    for arr in list(_LIVE.values()):  # the arrays still to be computed
-        stack = [arr._cur]
+    for arr in _recent_pending():
+        stack = [(arr._cur, 0)]
         while stack:
-            var = stack.pop()
+            var, depth = stack.pop()
             if var in visited or var in seen:
                 continue
             visited.add(var)
             node = var.owner
-            if node is None:
+            if node is None or depth == READERS_DEPTH:
                 continue
             for k, inp in enumerate(node.inputs):
                 if inp in seen:
                     if inp.owner is not None:
                         readers.setdefault(inp, []).append((node, k))
                 else:
-                    stack.append(inp)
+                    stack.append((inp, depth + 1))
     return readers
+
+
+#: :func:`_readers` looks at the most recently made arrays still to be computed,
+#: this many, and this many nodes deep into each: a loop's next update is among
+#: the newest arrays and a few nodes from its head. The bound keeps the look
+#: cheap when a program holds many pending arrays; one it misses is only
+#: recomputed from its inputs, as before.
+READERS_ARRAYS = 64
+READERS_DEPTH = 8
+
+
+def _recent_pending() -> list[Array]:
+    """The newest :data:`READERS_ARRAYS` arrays still to be computed."""
+    refs = _LIVE.data  # the registry's own dict: insertion order, newest last
+    try:
+        newest = list(itertools.islice(reversed(refs.values()), READERS_ARRAYS))
+    except RuntimeError:  # a weak reference died during the walk: skip the look
+        return []
+    arrays = []
+    for ref in newest:
+        arr = ref()
+        if arr is not None:
+            arrays.append(arr)
+    return arrays
 
 
 def _run(inputs: list[Variable], outputs: list[Variable]) -> list[np.ndarray]:
