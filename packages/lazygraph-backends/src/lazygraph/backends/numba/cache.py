@@ -300,14 +300,19 @@ def _trusted(root: Path, stem: str) -> bool:
     (and the caller compiles in memory) when not."""
     pycache = root / "__pycache__"
     paths = [root.parent, root, pycache, root / f"{stem}.py", *_cache_files(root, stem)]
+    return _all_trusted(paths, "compiling in memory instead")
+
+
+def _all_trusted(paths: list[Path], instead: str) -> bool:
+    """Whether every path may be loaded from; warns about the first that may
+    not (saying what happens ``instead``)."""
     for path in paths:
         problem = _untrusted_reason(path)
         if problem is not None:
             warnings.warn(
-                f"lazygraph numba cache: not loading from {path}: {problem}; "
-                "compiling in memory instead",
+                f"lazygraph numba cache: not loading from {path}: {problem}; {instead}",
                 CacheWarning,
-                stacklevel=4,
+                stacklevel=5,
             )
             return False
     return True
@@ -344,17 +349,8 @@ def _helper_dir(py_file: str) -> Path | None:
                 paths = [root.parent, root, found.parent, found, *found.iterdir()]
             except OSError:
                 found, paths = None, []
-            for path in paths:
-                problem = _untrusted_reason(path)
-                if problem is not None:
-                    warnings.warn(
-                        f"lazygraph numba cache: not loading from {path}: {problem}; "
-                        "compiling the backend's helpers in memory instead",
-                        CacheWarning,
-                        stacklevel=4,
-                    )
-                    found = None
-                    break
+            if not _all_trusted(paths, "compiling the backend's helpers in memory instead"):
+                found = None
         _helper_dirs[key] = found
         return found
 
