@@ -85,6 +85,16 @@ OP_TABLE_BACKENDS = ("numba", "jax")
 #: backend's host steps by design, listed with their reasons in its
 #: HOST_BY_DESIGN, do not raise; every other node must lower)
 OP_TABLE_MUST_LOWER = ("numba", "jax")
+#: environment of a backend's op table runs. Numba: LLVM at -O0. The op table
+#: compiles ~10,000 small kernels, one or two per example, each used once on a
+#: few elements; LLVM's passes and code generation are 45% of its time
+#: (tests/tensor/test_blas.py on 2 workers: 332 s at -O3, 182 s at -O0). The
+#: optimisation level cannot change a result: kernels use no fastmath flags, so
+#: LLVM neither reassociates nor contracts floating-point operations at any
+#: level, and the op table replaces the inputs whose casts C leaves undefined
+#: (tests/tensor/harness.py). The numba suite above runs at Numba's default
+#: level, the one users get, over the same lowering families.
+OP_TABLE_ENV: dict[str, dict[str, str]] = {"numba": {"NUMBA_OPT": "0"}}
 #: pytest options of every test run: two xdist workers (CI's two cores), work
 #: stealing, and the slowest tests listed (where CI's time goes)
 XDIST = ("-n", "2", "--dist", "worksteal", "--durations=15")
@@ -144,6 +154,7 @@ def tests(session: nox.Session, backend: str) -> None:
             # every tensor Op lowers: a node falling back to perform fails its test
             # (a test's own Ops ask for the fallback: the perform_fallback fixture)
             env["LAZYGRAPH_ON_UNSUPPORTED"] = "raise"
+        env.update(OP_TABLE_ENV.get(backend, {}))
         for number, group in enumerate(groups, 1):
             session.log(f"op table on {backend}, part {number} of {len(groups)}")
             session.run("pytest", *XDIST, *group, env=env)

@@ -192,18 +192,23 @@ def _funcify_einsum(op: Einsum, node: Apply) -> str:
         '        raise ValueError("einsum: operands could not be broadcast together '
         f'(subscripts {op.subscripts})")',
     ]
-    # Broadcast views make every operand indexable by its labels' loop indices.
+    # Broadcast views make every operand indexable by its labels' loop indices;
+    # an operand none of whose labels appears in another has its own sizes (no
+    # view: each library call in a kernel is typed and compiled with it).
     terms = []
     for k, labels in enumerate(operands):
         if labels:
             shape = "".join(f"n_{c}, " for c in labels)
-            lines.append(f"    {xs[k]}b = np.broadcast_to({xs[k]}, ({shape}))")
+            shared = any(c in other for j, other in enumerate(operands) if j != k for c in labels)
+            view = f"np.broadcast_to({xs[k]}, ({shape}))" if shared else xs[k]
+            lines.append(f"    {xs[k]}b = {view}")
             terms.append(f"{xs[k]}b[{', '.join(f'i_{c}' for c in labels)}]")
         else:
             terms.append(f"{xs[k]}[()]")
     np_dt = _np_dtype(dtype)
     if _einsum_is_gemm(operands, result, kind):
-        lines += _einsum_gemm(operands, result, np_dt)
+        in_dtypes = [v.type.dtype for v in node.inputs]  # type: ignore[attr-defined]
+        lines += _einsum_gemm(operands, result, dtype, in_dtypes)
         header = "from lazygraph.backends.numba.blas import matmul_blas\n\n"
         return header + "\n".join(lines) + "\n"
     if kind == "b":
@@ -244,7 +249,9 @@ def _einsum_is_gemm(operands: list[list[str]], result: list[str], kind: str) -> 
     return all(c in result or (c in a and c in b) for c in a + b)
 
 
-def _einsum_gemm(operands: list[list[str]], result: list[str], np_dt: str) -> list[str]:
+def _einsum_gemm(
+    operands: list[list[str]], result: list[str], dtype: str, in_dtypes: list[str]
+) -> list[str]:
     """Source (after the size checks and the broadcast views ``x0b``, ``x1b``)
     contracting through BLAS: transpose both operands to (batch, free, summed)
     and (batch, summed, free), reshape to 3-d, one ``np.dot`` per batch entry,
@@ -263,9 +270,17 @@ def _einsum_gemm(operands: list[list[str]], result: list[str], np_dt: str) -> li
     order = batch + free_a + free_b
     perm_out = tuple(order.index(c) for c in result)
     shape = "".join(f"n_{c}, " for c in order)
+    np_dt = _np_dtype(dtype)
+
+    def laid_out(name: str, perm: tuple[int, ...], in_dtype: str) -> str:
+        # identity permutations and casts to the same dtype are left out
+        if perm != tuple(range(len(perm))):
+            name = f"np.transpose({name}, {perm})"
+        return _contiguous_as(name, in_dtype, dtype)
+
     lines = [
-        f"    at = np.ascontiguousarray(np.transpose(x0b, {perm_a}).astype({np_dt}))",
-        f"    bt = np.ascontiguousarray(np.transpose(x1b, {perm_b}).astype({np_dt}))",
+        f"    at = {laid_out('x0b', perm_a, in_dtypes[0])}",
+        f"    bt = {laid_out('x1b', perm_b, in_dtypes[1])}",
         f"    B = {prod(batch)}",
         f"    a3 = at.reshape((B, {prod(free_a)}, {prod(summed)}))",
         f"    b3 = bt.reshape((B, {prod(summed)}, {prod(free_b)}))",

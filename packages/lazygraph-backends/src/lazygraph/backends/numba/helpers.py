@@ -166,16 +166,18 @@ def right_shift(a, b, bits):  # type: ignore[no-untyped-def]
 
 @njit(**_OPTS)
 def nan_max(a, b):  # type: ignore[no-untyped-def]
-    """numpy's ``maximum``: NaN in either operand propagates."""
-    if a >= b or a != a:
+    """numpy's ``maximum``: NaN in either operand propagates; on a tie (``0.0``
+    against ``-0.0``) the second operand, as numpy's loops give it."""
+    if a > b or a != a:
         return a
     return b
 
 
 @njit(**_OPTS)
 def nan_min(a, b):  # type: ignore[no-untyped-def]
-    """numpy's ``minimum``: NaN in either operand propagates."""
-    if a <= b or a != a:
+    """numpy's ``minimum``: NaN in either operand propagates; on a tie the
+    second operand, as numpy's loops give it."""
+    if a < b or a != a:
         return a
     return b
 

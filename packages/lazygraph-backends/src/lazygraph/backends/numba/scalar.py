@@ -230,6 +230,7 @@ def scalar_expr(op: ScalarOp, args: Sequence[str], in_dtypes: Sequence[str], out
         return f"{'max' if name in ('maximum', 'fmax') else 'min'}({a[0]}, {a[1]})"
     if name == "clip":
         if isfloat:
+            # numpy's clip of arrays: maximum, then minimum (ties give the bound)
             return f"nan_min(nan_max({a[0]}, {a[1]}), {a[2]})"
         return f"min(max({a[0]}, {a[1]}), {a[2]})"
     if name == "floor_divide":
