@@ -130,6 +130,19 @@ def test_cross(data: st.DataObject) -> None:
             check(lnp.cross, np.cross, np.moveaxis(a, -1, 0), b, axisa=0, axisc=0, rtol=RTOL)
 
 
+@pytest.mark.parametrize(("n1", "n2"), [(2, 3), (3, 2)])
+def test_cross_of_2_and_3_vectors_leaves_the_missing_terms_out(n1: int, n2: int) -> None:
+    # numpy does not multiply the missing component: no 0 * inf = NaN, and the
+    # sign of a zero product survives (padding with 0 got both wrong).
+    special = np.array([0.0, -0.0, 1.0, -2.0, np.inf, -np.inf, np.nan])
+    a = np.array(np.meshgrid(*[special] * n1)).reshape(n1, -1).T
+    b = np.array(np.meshgrid(*[special] * n2)).reshape(n2, -1).T
+    a, b = np.repeat(a, len(b), axis=0), np.tile(b, (len(a), 1))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DeprecationWarning)
+        check(lnp.cross, np.cross, a, b)
+
+
 def test_matmul_keywords_and_errors() -> None:
     a = lnp.asarray(np.ones((2, 3)))
     with pytest.raises(NotImplementedError, match="matmul: out= is not supported"):

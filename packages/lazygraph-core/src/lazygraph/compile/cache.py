@@ -266,6 +266,23 @@ class CachedFunction:
         return f"CachedFunction({len(self.input_order)} inputs, backend={self.function.backend!r})"
 
 
+class _HashedKey:
+    """A cache key hashed once: a lookup hashes and compares it several times,
+    and hashing it walks every entry of the graph's structural key."""
+
+    __slots__ = ("_hash", "key")
+
+    def __init__(self, key: Hashable) -> None:
+        self.key = key
+        self._hash = hash(key)  # TypeError for an unhashable key
+
+    def __hash__(self) -> int:
+        return self._hash
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, _HashedKey) and self._hash == other._hash and self.key == other.key
+
+
 class _Cache:
     def __init__(self) -> None:
         self.lock = threading.Lock()
@@ -344,9 +361,8 @@ def cached_function(
     resolved = get_mode(mode)
     backend = resolved.backend or config.backend
     structure, order = structural_key(inputs, outputs)
-    key = (resolved.query, backend, config.on_unsupported, structure)
     try:
-        hash(key)
+        key = _HashedKey((resolved.query, backend, config.on_unsupported, structure))
     except TypeError:
         with _cache.lock:
             _cache.stats.uncacheable += 1

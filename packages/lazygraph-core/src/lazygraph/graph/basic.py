@@ -25,11 +25,10 @@ can be merged by a dictionary lookup.
 
 from __future__ import annotations
 
-import contextlib
 import gc
 import itertools
 import math
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar
 
 import numpy as np
@@ -51,8 +50,7 @@ __all__ = [
 _variable_ids = itertools.count()
 
 
-@contextlib.contextmanager
-def _gc_paused() -> Iterator[None]:
+class _gc_paused:  # noqa: N801 (used as a function: ``with _gc_paused():``)
     """Pause the cyclic garbage collector during a bulk graph operation.
 
     Variables and Apply nodes point at each other, so every one is tracked by the
@@ -60,14 +58,18 @@ def _gc_paused() -> Iterator[None]:
     rescan the whole (live) graph: about half the time of ``FunctionGraph(...)`` and
     ``clone`` on large graphs. What these operations allocate stays alive, so there
     is nothing for the collector to find; it is re-enabled (if it was on) afterwards.
+    (A class, not a generator: it is entered on every ``.compute()``.)
     """
-    was_enabled = gc.isenabled()
-    if was_enabled:
-        gc.disable()
-    try:
-        yield
-    finally:
-        if was_enabled:
+
+    __slots__ = ("_was_enabled",)
+
+    def __enter__(self) -> None:
+        self._was_enabled = gc.isenabled()
+        if self._was_enabled:
+            gc.disable()
+
+    def __exit__(self, *exc: object) -> None:
+        if self._was_enabled:
             gc.enable()
 
 
@@ -479,6 +481,10 @@ class Apply:
 OutputStorage = list[list[Any]]
 
 
+#: Attributes an op keeps for itself in one process (see :meth:`Op.__hash__`).
+_PROCESS_MEMOS = frozenset({"_hash_memo", "_plan_cache"})
+
+
 class Op(MetaObject):
     """A function application's recipe: how to build the node, compute its value,
     infer its output shapes and differentiate it.
@@ -496,6 +502,19 @@ class Op(MetaObject):
     """
 
     __props__: ClassVar[tuple[str, ...] | None] = ()
+
+    # An op's props do not change once it is made: its hash is worked out once
+    # (the compile cache's key hashes every op of a graph on every lookup). The
+    # memo is per process: string hashes differ between processes, so it is
+    # never pickled or copied.
+    def __hash__(self) -> int:
+        memo = self.__dict__.get("_hash_memo")
+        if memo is None:
+            memo = self.__dict__["_hash_memo"] = MetaObject.__hash__(self)
+        return memo  # type: ignore[no-any-return]
+
+    def __getstate__(self) -> dict[str, Any]:
+        return {k: v for k, v in self.__dict__.items() if k not in _PROCESS_MEMOS}
 
     #: Index of the output that ``op(...)`` returns; ``None``: the only output, or all.
     default_output: ClassVar[int | None] = None

@@ -55,7 +55,7 @@ class RewriteDatabaseQuery:
     frozenset({'fast_run'})
     """
 
-    __slots__ = ("exclude", "include", "position_cutoff", "require", "subquery")
+    __slots__ = ("_key_memo", "exclude", "include", "position_cutoff", "require", "subquery")
 
     def __init__(
         self,
@@ -74,6 +74,7 @@ class RewriteDatabaseQuery:
         self.subquery: dict[str, RewriteDatabaseQuery] = dict(subquery or {})
         #: Entries of a SequenceDB at a position past this are left out.
         self.position_cutoff = position_cutoff
+        self._key_memo: tuple[Any, ...] | None = None
 
     def _with(self, **changes: Any) -> RewriteDatabaseQuery:
         fields = {
@@ -104,8 +105,12 @@ class RewriteDatabaseQuery:
         return bool(self.include & tags) and self.require <= tags and not (self.exclude & tags)
 
     def _key(self) -> tuple[Any, ...]:
-        sub = tuple(sorted((k, v._key()) for k, v in self.subquery.items()))
-        return (self.include, self.require, self.exclude, sub, self.position_cutoff)
+        # A query is a value: made once, never changed (the compile cache hashes
+        # its mode's query on every lookup).
+        if self._key_memo is None:
+            sub = tuple(sorted((k, v._key()) for k, v in self.subquery.items()))
+            self._key_memo = (self.include, self.require, self.exclude, sub, self.position_cutoff)
+        return self._key_memo
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, RewriteDatabaseQuery) and self._key() == other._key()

@@ -17,6 +17,7 @@ TensorType(float32, shape=(1, ?, 3))
 from __future__ import annotations
 
 import functools
+import math
 from collections.abc import Sequence
 from typing import Any, ClassVar
 
@@ -81,8 +82,19 @@ def _elemwise_inputs(op: Any, raw: Sequence[Any]) -> list[TensorVariable]:
     """Inputs as tensor variables, with Python scalars converted as numpy 2 does
     (NEP 50): a weak scalar takes the dtype its promotion group would have."""
     converted: list[Any] = [None if is_weak_scalar(x) else as_tensor_variable(x) for x in raw]
+    for i, (target, strong) in _weak_targets(op, raw, converted).items():
+        converted[i] = constant(op.convert_weak(raw[i], target, strong))
+    return converted
+
+
+def _weak_targets(
+    op: Any, raw: Sequence[Any], converted: Sequence[TensorVariable | None]
+) -> dict[int, tuple[str, list[np.dtype]]]:
+    """For each Python scalar operand (None in ``converted``): the dtype it
+    converts to and the dtypes of the arrays in its promotion group."""
+    targets: dict[int, tuple[str, list[np.dtype]]] = {}
     if all(c is not None for c in converted):
-        return converted
+        return targets
     groups: list[tuple[int, ...]]
     if isinstance(op, ScalarOp):
         promoted = op.row.promoted_inputs()
@@ -98,8 +110,8 @@ def _elemwise_inputs(op: Any, raw: Sequence[Any]) -> list[TensorVariable]:
                 target = op.input_dtypes[i]
             else:
                 target = op.weak_dtype(strong, raw[i])
-            converted[i] = constant(op.convert_weak(raw[i], target, strong))
-    return converted
+            targets[i] = (target, strong)
+    return targets
 
 
 _FLIPPED = {
@@ -263,6 +275,73 @@ def _ufunc_out_dtype(fn: np.ufunc, dtypes: tuple[np.dtype, ...]) -> np.dtype | N
         return None
 
 
+#: Input signatures remembered per Elemwise op (a bound, not a cache policy:
+#: a program meets a handful of signatures per op).
+_PLANS_PER_OP = 256
+_CONSTANTS_PER_PLAN = 64
+_WEAK_TYPES = (bool, int, float, complex)
+_INT64_MIN, _INT64_MAX = -(2**63), 2**63 - 1
+
+
+def _signature(inputs: Sequence[Any]) -> tuple[Any, ...] | None:
+    """What the output types of an Elemwise node depend on: the input variables'
+    types, and for a Python scalar its class (a Python int only within int64,
+    where numpy's promotion does not look at its value). None: no shortcut."""
+    key = []
+    for x in inputs:
+        if isinstance(x, TensorVariable):
+            key.append(x.type)
+        elif type(x) in _WEAK_TYPES:
+            if type(x) is int and not _INT64_MIN <= x <= _INT64_MAX:
+                return None
+            key.append(type(x))
+        else:
+            return None
+    return tuple(key)
+
+
+def _value_key(value: bool | int | float | complex) -> Any:
+    """A dict key telling apart the scalars numpy tells apart: ``0.0 == -0.0``
+    and hash alike, so a float's sign (a complex's two signs) is part of its key."""
+    if type(value) is float:
+        return (value, math.copysign(1.0, value))
+    if type(value) is complex:
+        return (value, math.copysign(1.0, value.real), math.copysign(1.0, value.imag))
+    return value
+
+
+class _Plan:
+    """The typing of one Elemwise input signature: the output types, and for
+    each Python scalar operand the dtype it converts to (with the dtypes of its
+    promotion group, which numpy's conversion rules read), its constant's type,
+    and the constants made so far by value (``x * 2`` in a loop makes one)."""
+
+    __slots__ = ("out_types", "weak")
+
+    def __init__(self, op: Any, raw: Sequence[Any], out_types: list[TensorType]) -> None:
+        self.out_types = out_types
+        converted = [x if isinstance(x, TensorVariable) else None for x in raw]
+        self.weak = [
+            (i, op, target, strong, TensorType(target, ()), {})
+            for i, (target, strong) in _weak_targets(op, raw, converted).items()
+        ]
+
+    def inputs(self, raw: Sequence[Any]) -> list[Any]:
+        tensors = list(raw)
+        for i, op, target, strong, ctype, made in self.weak:
+            value = raw[i]
+            key = _value_key(value)
+            const = made.get(key)
+            if const is None:
+                data = op.convert_weak(value, target, strong)
+                data.flags.writeable = False  # new: the constant needs no copy
+                const = ctype.make_constant(data)
+                if len(made) < _CONSTANTS_PER_PLAN:
+                    made[key] = const
+            tensors[i] = const
+        return tensors
+
+
 class Elemwise(Op):
     """``scalar_op`` applied elementwise with numpy broadcasting.
 
@@ -292,15 +371,33 @@ class Elemwise(Op):
         return str(self.scalar_op.name)
 
     def make_node(self, *inputs: Any) -> Apply:
-        if len(inputs) != self.nin:
-            raise TypeError(f"{self.name} takes {self.nin} inputs, {len(inputs)} given")
-        tensors = _elemwise_inputs(self.scalar_op, inputs)
-        dtypes = self.scalar_op.output_dtypes([x.type.dtype for x in tensors])
-        shape = broadcast_static_shape(self.name, [x.type.shape for x in tensors])
-        for o, i in self.inplace_pattern:
-            if tensors[i].type.dtype != dtypes[o] or tensors[i].type.shape != shape:
-                raise TypeError(f"{self}: output {o} cannot overwrite input {i}")
-        return Apply(self, tensors, [TensorType(d, shape)() for d in dtypes])
+        # Recording: every numpy call on an Array comes through here. The types
+        # of the outputs (and of the Python scalars' constants) depend only on
+        # the inputs' types, so they are worked out once per input signature.
+        key = _signature(inputs)
+        plan = self._plans.get(key) if key is not None else None
+        if plan is None:
+            if len(inputs) != self.nin:
+                raise TypeError(f"{self.name} takes {self.nin} inputs, {len(inputs)} given")
+            tensors = _elemwise_inputs(self.scalar_op, inputs)
+            dtypes = self.scalar_op.output_dtypes([x.type.dtype for x in tensors])
+            shape = broadcast_static_shape(self.name, [x.type.shape for x in tensors])
+            for o, i in self.inplace_pattern:
+                if tensors[i].type.dtype != dtypes[o] or tensors[i].type.shape != shape:
+                    raise TypeError(f"{self}: output {o} cannot overwrite input {i}")
+            out_types = [TensorType(d, shape) for d in dtypes]
+            if key is not None and len(self._plans) < _PLANS_PER_OP:
+                self._plans[key] = _Plan(self.scalar_op, inputs, out_types)
+            return Apply(self, tensors, [t.make_variable() for t in out_types])
+        return Apply(self, plan.inputs(inputs), [t.make_variable() for t in plan.out_types])
+
+    @property
+    def _plans(self) -> dict[tuple[Any, ...], _Plan]:
+        # not a prop, not pickled (Op.__getstate__): built again in each process
+        plans = self.__dict__.get("_plan_cache")
+        if plans is None:
+            plans = self.__dict__["_plan_cache"] = {}
+        return plans
 
     def perform(self, node: Apply, inputs: Sequence[Any], output_storage: Any) -> None:
         out_dtypes = [o.type.dtype for o in node.outputs]  # type: ignore[attr-defined]

@@ -38,6 +38,9 @@ __all__ = ["asarray"]
 LITERAL_SIZE_LIMIT = 64
 
 _DTYPE_NAMES = {np.dtype(d): d for d in ALL_DTYPES}
+# (dtype name, shape) -> its type: every computed result is bound to a new input
+# (types are values; one object per pair saves building and hashing it again)
+_TYPES: dict[tuple[str, tuple[int, ...]], TensorType] = {}
 
 # input variable -> its bound value. Weak keys: the value lives as long as some
 # graph still refers to the variable.
@@ -73,7 +76,12 @@ def bind(
         shared = False
     if not shared:
         arr.setflags(write=False)
-    var = TensorType(dtype_name, arr.shape)(name)
+    ttype = _TYPES.get((dtype_name, arr.shape))
+    if ttype is None:
+        if len(_TYPES) >= 4096:
+            _TYPES.clear()
+        ttype = _TYPES[(dtype_name, arr.shape)] = TensorType(dtype_name, arr.shape)
+    var = ttype.make_variable(name)
     _BOUND[var] = arr
     return var  # type: ignore[return-value]
 

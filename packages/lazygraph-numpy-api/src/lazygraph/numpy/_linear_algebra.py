@@ -241,12 +241,29 @@ def cross(
             DeprecationWarning,
             stacklevel=2,
         )
-    x3 = lt.pad(x, [(0, 0)] * (x.ndim - 1) + [(0, 1)]) if nx == 2 else x
-    y3 = lt.pad(y, [(0, 0)] * (y.ndim - 1) + [(0, 1)]) if ny == 2 else y
-    result = lt.cross(x3, y3, axis=-1)
     if nx == 2 and ny == 2:
-        return wrap(lt.getitem(result, (Ellipsis, 2)))
+        z = lt.subtract(lt.multiply(x[..., 0], y[..., 1]), lt.multiply(x[..., 1], y[..., 0]))
+        return wrap(z)
+    result = lt.cross(x, y, axis=-1) if nx == ny else _cross_2_3(x, y, nx)
     return wrap(lt.moveaxis(result, -1, normalize_axis(axisc, result.ndim, "cross")))
+
+
+def _cross_2_3(x: Any, y: Any, nx: int) -> Any:
+    """The cross product of a 2-vector and a 3-vector (either way round) along the
+    last axis, term by term as numpy computes it: the missing component is not a
+    zero that multiplies (``0 * inf`` would be NaN, and ``0 - 0.0 * -1`` loses the
+    sign of a zero result), its terms are left out."""
+    a0, a1 = x[..., 0], x[..., 1]
+    b0, b1 = y[..., 0], y[..., 1]
+    c2 = lt.subtract(lt.multiply(a0, b1), lt.multiply(a1, b0))
+    if nx == 2:  # a2 = 0
+        b2 = y[..., 2]
+        c0, c1 = lt.multiply(a1, b2), lt.negative(lt.multiply(a0, b2))
+    else:  # b2 = 0
+        a2 = x[..., 2]
+        c0, c1 = lt.negative(lt.multiply(a2, b1)), lt.multiply(a2, b0)
+    c0, c1, c2 = lt.broadcast_arrays(c0, c1, c2)
+    return lt.stack([c0, c1, c2], axis=-1)
 
 
 def kron(a: ArrayLike, b: ArrayLike) -> Array:

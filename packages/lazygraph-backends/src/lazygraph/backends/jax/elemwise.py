@@ -348,18 +348,34 @@ def scalar_function(
         for i, d in enumerate(in_dtypes)
     ]
     out_np = np.dtype(out_dtype)
+    guard_zeros = name in ("add", "subtract") and np.dtype(compute).kind in "fc"
 
     def run(*xs: Any) -> Any:
+        literal = [_has_literal_zero(x) for x in xs] if guard_zeros else None
         xs = tuple(
             jnp.asarray(x) if c is None else _cast(jnp.asarray(x), c)
             for x, c in zip(xs, casts, strict=True)
         )
+        if literal is not None and any(literal):
+            # XLA's simplifier folds ``x + 0.0`` into ``x``, which is -0.0 where
+            # numpy's (IEEE's) sum is +0.0: hide the literal from it.
+            xs = tuple(
+                jax.lax.optimization_barrier(x) if z else x
+                for x, z in zip(xs, literal, strict=True)
+            )
         result = base(*xs)
         if result.dtype != out_np:
             result = _cast(result, out_dtype)
         return result
 
     return run
+
+
+def _has_literal_zero(x: Any) -> bool:
+    """Whether ``x`` is a value known while tracing (a graph constant) holding a zero."""
+    if isinstance(x, (np.ndarray, np.generic, float, complex, int)):
+        return bool(np.any(np.asarray(x) == 0))
+    return False
 
 
 def composite_function(

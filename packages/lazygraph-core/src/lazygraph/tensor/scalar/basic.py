@@ -66,6 +66,10 @@ _CATEGORY_WORDS = {
 # -- output dtype rules: (dtypes of the promoted inputs, params) -> output dtype --
 
 
+#: The dtypes a Python float can overflow (to inf, with a RuntimeWarning).
+_NARROW_INEXACT = frozenset({"float16", "float32", "complex64"})
+
+
 def _promote(dtypes: Sequence[str]) -> str:
     return np.result_type(*dtypes).name
 
@@ -312,6 +316,8 @@ class ScalarOp(Op):
         if policy == "clip" and isinstance(value, int) and in_range_of_array:
             info = np.iinfo(dtype)
             return np.asarray(min(max(value, int(info.min)), int(info.max)), dtype=dtype)
+        if dtype not in _NARROW_INEXACT:
+            return np.asarray(value, dtype=dtype)
         with warnings.catch_warnings():
             # numpy converts a float that overflows float32 to inf, with a warning
             warnings.simplefilter("ignore", RuntimeWarning)
