@@ -96,7 +96,8 @@ def _run_threads(target: Callable[[int], None]) -> None:
 
 def test_threads_share_the_cache_and_compile_each_structure_once() -> None:
     # On the session's backend (LAZYGRAPH_BACKEND): CI runs this file once per backend.
-    with config.change(compile_cache_size=max(config.compile_cache_size, 64)):
+    # small arrays of known values would run at once (eager), without a compile
+    with config.change(compile_cache_size=max(config.compile_cache_size, 64), eager_max_elements=0):
         # The compiles one thread needs for all the work, done serially.
         clear_cache()
         _jitted_reset()
@@ -233,7 +234,8 @@ def test_one_shared_function_raises_each_calls_own_error_from_8_threads() -> Non
 def test_compute_from_8_threads_shares_one_compiled_function_exactly() -> None:
     """``.compute()`` of Arrays of one structure from 8 threads at once: one
     compile serves them all, and each thread's every result is exact."""
-    with config.change(compile_cache_size=max(config.compile_cache_size, 64)):
+    # small arrays of known values would run at once (eager), without a compile
+    with config.change(compile_cache_size=max(config.compile_cache_size, 64), eager_max_elements=0):
         clear_cache()
 
         def body(k: int) -> None:

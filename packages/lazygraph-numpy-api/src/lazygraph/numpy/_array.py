@@ -31,6 +31,7 @@ from typing import Any
 import numpy as np
 from lazygraph.numpy import _views
 from lazygraph.numpy._array_methods import ArrayMethods
+from lazygraph.numpy._eager import known
 from lazygraph.tensor.variable import TensorVariable
 
 __all__ = ["Array"]
@@ -183,7 +184,7 @@ class Array(ArrayMethods):
     def _assign(self, new: TensorVariable) -> None:
         """Rebind this array to ``new`` (same dtype and shape), writing through to
         the base if this is a view."""
-        new = _views.keep_type(new, self._cur.type)
+        new = known(_views.keep_type(new, self._cur.type))
         base = self._base
         if base is not None:
             bvar = base._var
@@ -520,8 +521,8 @@ class Array(ArrayMethods):
         view = _views.index_view(out)
         if view is None or (out.ndim == 0 and not _views.has_ellipsis(key)):
             # Advanced indexing copies; a full integer index gives numpy a scalar.
-            return Array(out)
-        result = Array(out)
+            return Array(known(out))
+        result = Array(known(out))
         result._base = self
         result._view = view
         result._base_version = self._version

@@ -28,6 +28,7 @@ from typing import Any
 import numpy as np
 from lazygraph.graph.basic import Constant, Variable
 from lazygraph.numpy._array import Array
+from lazygraph.numpy._eager import known
 from lazygraph.tensor.type import ALL_DTYPES, TensorType, normalize_dtype
 from lazygraph.tensor.variable import TensorVariable, as_tensor_variable, constant
 
@@ -159,7 +160,7 @@ def wrap(var: TensorVariable) -> Array:
         return var
     if not isinstance(var, TensorVariable):
         var = as_tensor_variable(var)
-    return Array(var)
+    return Array(known(var))
 
 
 def asarray(

@@ -50,6 +50,7 @@ __all__ = [
     "log_sigmoid",
     "log_softmax",
     "log_sum_exp",
+    "may_be_stabilised",
     "one_minus_sigmoid",
     "register_stabilize",
     "softmax",
@@ -60,6 +61,22 @@ def register_stabilize(rewriter: NodeRewriter, *tags: str) -> NodeRewriter:
     """Register ``rewriter`` in ``optdb["stabilize"]`` under its name."""
     optdb["stabilize"].register(rewriter.name, rewriter, "fast_run", "stability", *tags)  # type: ignore[call-arg]
     return rewriter
+
+
+def may_be_stabilised(node: Apply) -> bool:
+    """Whether a rule of this stage (or ``log_exp``, which changes overflow)
+    could look through ``node``'s output as its inner node, when ``node``'s own
+    inputs are known values rather than nodes: ``exp`` (``exp(x) - 1``,
+    ``log(exp(x))``, sums and softmaxes of exponentials), ``sigmoid``
+    (``log(sigmoid(x))``, ``1 - sigmoid(x)``) and an ``add`` with a constant 1
+    (``log(1 + x)``). Computing such a node at once (lazygraph.numpy's small
+    known values) would take the rewrite's more accurate value away from the
+    graph; every other node may run at once, before its readers exist, with
+    the values the rewritten graph gives. A new rule adds its inner nodes here."""
+    name = scalar_name(node)
+    if name in ("exp", "sigmoid"):
+        return True
+    return name == "add" and any(is_constant_all(v, 1) for v in node.inputs)
 
 
 def _replace(new: Variable, old: Variable) -> list[Variable] | None:

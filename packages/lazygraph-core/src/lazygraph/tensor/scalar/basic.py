@@ -66,6 +66,10 @@ _CATEGORY_WORDS = {
 # -- output dtype rules: (dtypes of the promoted inputs, params) -> output dtype --
 
 
+#: dtype name -> numpy dtype (``dtype.name`` and ``np.dtype(name)`` cost
+#: microseconds; impl compares a result's dtype on every call).
+_NUMPY_DTYPES = {name: np.dtype(name) for name in ALL_DTYPES}
+
 #: The dtypes a Python float can overflow (to inf, with a RuntimeWarning).
 _NARROW_INEXACT = frozenset({"float16", "float32", "complex64"})
 
@@ -335,8 +339,9 @@ class ScalarOp(Op):
         with np.errstate(all="ignore"):
             result = self.row.fn(*inputs, *self.params)
         result = np.asarray(result)
-        if result.dtype.name != out_dtype:
-            result = result.astype(out_dtype)
+        target = _NUMPY_DTYPES[out_dtype]
+        if result.dtype != target:
+            result = result.astype(target)
         return [result]
 
     # -- as an Op over scalar variables ----------------------------------------
