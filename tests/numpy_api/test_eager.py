@@ -13,12 +13,13 @@ from typing import Any
 import hypothesis.extra.numpy as hnp
 import numpy as np
 import pytest
-from hypothesis import given, settings
+from hypothesis import assume, example, given, settings
 from hypothesis import strategies as st
 
 import lazygraph
 import lazygraph.numpy as lnp
 from lazygraph.compile.cache import clear_cache, stats
+from tests.tensor.harness import BACKEND, flush_subnormals
 
 #: the default of config.eager_max_elements (the numba and jax sessions set 0)
 EAGER = 4096
@@ -39,7 +40,10 @@ UNARY: list[Callable[[Any], Any]] = [
     lambda a: 1 + a,
     lambda a: a - 1,
     lambda a: lnp.sum(a),
-    lambda a: lnp.max(a, axis=-1, keepdims=True),
+    # (max/min reductions are left out: which zero a tie of 0.0 and -0.0 gives
+    # differs between numba's loop and numpy's, whose own answer depends on
+    # its SIMD lanes; a known difference, not the eager path's)
+    lambda a: lnp.prod(a, axis=-1, keepdims=True),
     lambda a: a[::-1],
     lambda a: a[..., :1],
     lambda a: lnp.reshape(a, (-1,)),
@@ -86,23 +90,42 @@ def programs(draw: st.DrawFn) -> tuple[list[np.ndarray], list[tuple[int, int, in
 
 def _same(got: list[Any], want: list[Any]) -> None:
     assert len(got) == len(want)
+    if BACKEND == "jax":  # XLA on the CPU flushes subnormal results to zero
+        got, want = flush_subnormals(got), flush_subnormals(want)
     for g, w in zip(got, want, strict=True):
         assert g.dtype == w.dtype and g.shape == w.shape
-        np.testing.assert_array_equal(np.isnan(g), np.isnan(w))
-        np.testing.assert_array_equal(np.signbit(g), np.signbit(w))
+        nan = np.isnan(w)
+        np.testing.assert_array_equal(np.isnan(g), nan)
+        # the sign of zeros and infinities (a NaN's sign bit is not numpy's
+        # promise: numba's -x of a NaN keeps it, numpy's flips it)
+        np.testing.assert_array_equal(np.signbit(g)[~nan], np.signbit(w)[~nan])
         np.testing.assert_allclose(g, w, rtol=1e-6 if g.dtype == np.float32 else 1e-14)
 
 
 @settings(max_examples=60, deadline=None)
 @given(programs())
+@example(([np.array(0.0), np.array(np.nan)], [(19, 1, 0)]))  # where(nan > 0, nan, -nan)
 def test_running_at_once_gives_the_graphs_answers(program: Any) -> None:
     values, steps = program
+    if BACKEND == "jax":  # and reads subnormal inputs as zeros
+        values = flush_subnormals(values)
     with np.errstate(all="ignore"):
         with lazygraph.config.change(eager_max_elements=EAGER):
             eager = _run(values, steps)
         with lazygraph.config.change(eager_max_elements=0):
             deferred = _run(values, steps)
+    if BACKEND == "jax":
+        # XLA on the CPU flushes subnormal values to zero, intermediates too: a
+        # program that meets one differs from numpy there by design
+        assume(not any(_subnormal(v) for v in [*values, *eager]))
     _same(eager, deferred)
+
+
+def _subnormal(a: np.ndarray) -> bool:
+    if a.dtype.kind != "f":
+        return False
+    with np.errstate(invalid="ignore"):
+        return bool(np.any((a != 0) & (np.abs(a) < np.finfo(a.dtype).tiny)))
 
 
 STABILISED: list[tuple[str, Callable[[Any], Any]]] = [

@@ -470,3 +470,17 @@ def test_adding_a_literal_complex_zero_gives_positive_zero(build):
     x = lt.tensor("complex128", (2,), name="x")
     got, want = both([x], [build(x)], [np.array([-0.0, 1.0], dtype="complex128")])
     np.testing.assert_array_equal(np.signbit(got[0].real), np.signbit(want[0].real))
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64", "complex128"])
+@pytest.mark.parametrize("shape", [(), (1,), (1, 1), (3, 2)])
+@pytest.mark.parametrize("reduce", [lt.sum, lt.mean])
+def test_sums_of_negative_zeros_are_positive_zero(dtype, shape, reduce):
+    # numpy's sums start from +0.0: a sum of -0.0 (one element, or no axes) is
+    # +0.0; XLA dropped the identity and gave -0.0 (test_eager found it)
+    x = lt.tensor(dtype, (None,) * len(shape), name="x")
+    value = np.full(shape, -0.0, dtype=dtype)
+    for axis in [None, *range(len(shape))]:
+        got, want = both([x], [reduce(x, axis=axis)], [value])
+        np.testing.assert_array_equal(np.signbit(np.real(got[0])), np.signbit(np.real(want[0])))
+        np.testing.assert_array_equal(np.signbit(np.imag(got[0])), np.signbit(np.imag(want[0])))

@@ -51,7 +51,8 @@ def reduce_function(op: Reduce, out_dtype: str) -> Fn:
         def run(x: Any) -> Any:
             # numpy casts the input first, with its own (unsafe) cast
             x = _cast(x, dtype.name) if x.dtype != dtype else x
-            return fn(x, axis=axis, dtype=dtype, keepdims=keepdims)
+            result = fn(x, axis=axis, dtype=dtype, keepdims=keepdims)
+            return _from_identity(result) if kind == "sum" else result
     elif kind in ("max", "min"):
         fn = jnp.max if kind == "max" else jnp.min
 
@@ -75,7 +76,7 @@ def reduce_function(op: Reduce, out_dtype: str) -> Fn:
                 count = int(np.prod([x.shape[a] for a in axis], dtype=np.int64))
                 return _cast(total.astype(jnp.float64) / count, op.dtype)
             x = _cast(x, op.dtype) if op.dtype and x.dtype != np.dtype(op.dtype) else x
-            return jnp.mean(x, axis=axis, keepdims=keepdims)
+            return _from_identity(jnp.mean(x, axis=axis, keepdims=keepdims))
     elif kind in ("var", "std"):
         fn = jnp.var if kind == "var" else jnp.std
 
@@ -114,6 +115,20 @@ def reduce_function(op: Reduce, out_dtype: str) -> Fn:
             return fn(x, axis=one, keepdims=keepdims)
 
     return run
+
+
+def _from_identity(total: Any) -> Any:
+    """``total + 0.0``, as numpy's sums start from their identity: a sum of -0.0
+    (or over one element, or none of the axes) is +0.0 there, where XLA drops
+    the identity and keeps -0.0. Written as a select, which XLA's simplifier
+    does not fold away (it folds ``x + 0.0`` into ``x``)."""
+    if total.dtype.kind == "f":
+        return jnp.where(total == 0, jnp.zeros_like(total), total)
+    if total.dtype.kind == "c":
+        re, im = jnp.real(total), jnp.imag(total)
+        zero = jnp.zeros_like(re)
+        return jax.lax.complex(jnp.where(re == 0, zero, re), jnp.where(im == 0, zero, im))
+    return total
 
 
 def _complex_arg_extreme(x: Any, axis: int | None, keepdims: bool, is_max: bool) -> Any:
