@@ -563,3 +563,30 @@ def test_signed_zero_ties_give_numpy_operand(dtype: str, shape: tuple[int, ...])
     for out, expected in pairs:
         got = run([x, y], out, [a, b])
         np.testing.assert_array_equal(np.signbit(got), np.signbit(expected))
+
+
+@pytest.mark.parametrize(
+    ("build", "expected"),
+    [
+        (lambda x: x * 1, lambda a: a * 1),
+        (lambda x: 1.0 * x, lambda a: 1.0 * a),
+        (lambda x: x * (1 + 0j), lambda a: a * (1 + 0j)),
+        (lambda x: x / 1, lambda a: a / 1),
+        (lambda x: x + 0j, lambda a: a + 0j),
+    ],
+)
+def test_complex_neutral_elements_keep_numpys_special_parts(build: Any, expected: Any) -> None:
+    # numpy's complex product with 1+0j mixes the parts: (nan+0j) * 1 is
+    # nan+nanj, (inf+0j) * 1 is inf+nanj, (-0-0j) + 0j is +0+0j. The rewrites
+    # x * 1 -> x and x / 1 -> x are exact for real x only (they gave nan+0j).
+    values = [complex(r, i) for r in (np.nan, np.inf, -0.0, 2.5) for i in (-0.0, -np.inf)]
+    a = np.array(values)
+    x = lt.tensor("complex128", (None,))
+    got = run([x], build(x), [a])
+    with np.errstate(all="ignore"):
+        want = expected(a)
+    for part in (np.real, np.imag):
+        g, w = part(got), part(want)
+        np.testing.assert_array_equal(g, w)  # NaNs where numpy's are
+        numbers = ~np.isnan(w)  # (a NaN's sign is not numpy's promise)
+        np.testing.assert_array_equal(np.signbit(g)[numbers], np.signbit(w)[numbers])

@@ -12,6 +12,7 @@ operand's dtype when its kind can hold them.
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 import numpy as np
@@ -19,7 +20,7 @@ import numpy as np
 from lazygraph.graph.basic import Variable
 from lazygraph.tensor.type import normalize_dtype
 
-__all__ = ["is_weak_scalar", "result_type", "upcast_to_float"]
+__all__ = ["array_dtype", "is_weak_scalar", "result_type", "upcast_to_float"]
 
 PY_SCALARS = (bool, int, float, complex)
 
@@ -48,6 +49,22 @@ def result_type(*operands: Any) -> str:
         raise TypeError("result_type() needs at least one operand")
     dtype = np.result_type(*(_promotion_operand(x) for x in operands))
     return normalize_dtype(dtype)
+
+
+def array_dtype(*entries: Any) -> str:
+    """The dtype ``numpy.array`` gives a sequence of ``entries`` (variables,
+    arrays, dtypes or Python scalars), as a dtype name: its discovery promotes
+    pairwise from left to right, and a Python scalar counts as its own default
+    dtype (not weak), so ``[int8, uint16, float32]`` is float64 (int32, then
+    float64) where :func:`result_type` gives float32.
+
+    >>> array_dtype("int8", "uint16", "float32"), result_type("int8", "uint16", "float32")
+    ('float64', 'float32')
+    """
+    if not entries:
+        raise TypeError("array_dtype() needs at least one entry")
+    dtypes = [np.asarray(x).dtype if is_weak_scalar(x) else _promotion_operand(x) for x in entries]
+    return normalize_dtype(functools.reduce(np.promote_types, dtypes))
 
 
 def upcast_to_float(dtype: Any) -> str:

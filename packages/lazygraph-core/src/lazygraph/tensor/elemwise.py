@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import functools
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, ClassVar
 
 import numpy as np
@@ -390,6 +390,36 @@ class Elemwise(Op):
                 self._plans[key] = _Plan(self.scalar_op, inputs, out_types)
             return Apply(self, tensors, [t.make_variable() for t in out_types])
         return Apply(self, plan.inputs(inputs), [t.make_variable() for t in plan.out_types])
+
+    def perform_values(
+        self,
+        signature: tuple[Any, ...],
+        raw: Sequence[Any],
+        unless: Callable[[list[Any]], bool] | None = None,
+    ) -> tuple[np.ndarray, TensorType] | None:
+        """The output value and type that :meth:`perform` gives a node of this input
+        ``signature`` (the operands' types, a Python scalar's class: see
+        ``_signature``), on ``raw`` (the tensor operands' values, the Python
+        scalars themselves), without building the node: lazygraph.numpy's known
+        small values in element loops. None where this signature was not
+        recorded by :meth:`make_node` yet, or the op has several outputs or
+        works in place, or ``unless`` says so of the node's inputs (the Python
+        scalars as their constants)."""
+        if self.nout != 1 or self.inplace_pattern:
+            return None
+        plan = self._plans.get(signature)
+        if plan is None:
+            return None
+        out_type = plan.out_types[0]
+        inputs = plan.inputs(raw)
+        if unless is not None and unless(inputs):
+            return None
+        for w in plan.weak:
+            inputs[w[0]] = inputs[w[0]].data
+        (result,) = self.scalar_op.impl(inputs, [out_type.dtype])
+        if result.base is not None or any(result is x for x in inputs):
+            result = result.copy()  # as perform: the output owns its buffer
+        return result, out_type
 
     @property
     def _plans(self) -> dict[tuple[Any, ...], _Plan]:

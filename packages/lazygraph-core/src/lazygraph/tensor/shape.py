@@ -427,17 +427,18 @@ class MakeVector(Op):
 
 
 def make_vector(*entries: Any, dtype: Any = None) -> TensorVariable:
-    """A 1-d vector of 0-d values (``dtype`` defaults to numpy's promotion of them).
+    """A 1-d vector of 0-d values (``dtype`` defaults to the one ``numpy.array``
+    gives them: :func:`lazygraph.tensor.dtypes.array_dtype`).
 
     >>> import lazygraph.tensor as lt
     >>> n = lt.lscalar("n")
     >>> lt.make_vector(n, 3).eval({n: 2})
     array([2, 3])
     """
-    from lazygraph.tensor.dtypes import result_type
+    from lazygraph.tensor.dtypes import array_dtype
 
     if dtype is None:
-        dtype = result_type(*entries) if entries else "float64"
+        dtype = array_dtype(*entries) if entries else "float64"
     return MakeVector(np.dtype(dtype).name)(*entries)
 
 

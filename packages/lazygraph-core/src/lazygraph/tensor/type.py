@@ -214,9 +214,10 @@ class TensorType(Type):
     # type.py and variable.py need each other; importing the variable classes
     # when first used lets either module be imported first.
     def make_variable(self, name: str | None = None) -> Variable:
-        from lazygraph.tensor.variable import TensorVariable
-
-        return TensorVariable(self, None, None, name)
+        cls = _VARIABLE_CLASS
+        if cls is None:  # first use (see above)
+            cls = _variable_class()
+        return cls(self, None, None, name)  # type: ignore[no-any-return]
 
     def make_constant(self, data: Any, name: str | None = None) -> Variable:
         from lazygraph.tensor.variable import TensorConstant
@@ -349,3 +350,14 @@ dtensor4 = _factory((None,) * 4, "float64", "A 4-d float64 input variable.")
 zscalar = _factory((), "complex128", "A 0-d complex128 input variable.")
 zvector = _factory((None,), "complex128", "A 1-d complex128 input variable.")
 zmatrix = _factory((None, None), "complex128", "A 2-d complex128 input variable.")
+
+
+_VARIABLE_CLASS: Any = None
+
+
+def _variable_class() -> Any:
+    global _VARIABLE_CLASS
+    from lazygraph.tensor.variable import TensorVariable
+
+    _VARIABLE_CLASS = TensorVariable
+    return TensorVariable

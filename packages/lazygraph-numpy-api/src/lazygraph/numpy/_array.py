@@ -31,7 +31,7 @@ from typing import Any
 import numpy as np
 from lazygraph.numpy import _views
 from lazygraph.numpy._array_methods import ArrayMethods
-from lazygraph.numpy._eager import known
+from lazygraph.numpy._eager import known, set_item
 from lazygraph.tensor.variable import TensorVariable
 
 __all__ = ["Array"]
@@ -529,7 +529,10 @@ class Array(ArrayMethods):
         return result
 
     def __setitem__(self, key: Any, value: Any) -> None:
-        self._assign(_views.set_item(self._var, _views.unwrap_index(key), value))
+        new = set_item(self, key, value)  # a known small array: assigned at once
+        if new is None:
+            new = _views.set_item(self._var, _views.unwrap_index(key), value)
+        self._assign(new)
 
     # -- view-making methods ---------------------------------------------------------
 

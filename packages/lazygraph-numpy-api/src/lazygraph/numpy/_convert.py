@@ -29,6 +29,7 @@ import numpy as np
 from lazygraph.graph.basic import Constant, Variable
 from lazygraph.numpy._array import Array
 from lazygraph.numpy._eager import known
+from lazygraph.tensor.dtypes import array_dtype
 from lazygraph.tensor.type import ALL_DTYPES, TensorType, normalize_dtype
 from lazygraph.tensor.variable import TensorVariable, as_tensor_variable, constant
 
@@ -87,6 +88,14 @@ def bind(
     return var  # type: ignore[return-value]
 
 
+def bind_value(arr: np.ndarray, ttype: TensorType) -> TensorVariable:
+    """A new graph input of type ``ttype`` holding ``arr``: an array of exactly that
+    type that nothing else writes to (a result computed at once; no checks)."""
+    var = ttype.make_variable()
+    _BOUND[var] = arr
+    return var  # type: ignore[return-value]
+
+
 def bound_value(var: Variable) -> np.ndarray:
     """The value bound to the graph input ``var`` (``KeyError`` if none)."""
     return _BOUND[var]
@@ -113,7 +122,7 @@ def _stack_nested(seq: Any, dtype: Any) -> TensorVariable:
         return constant(np.asarray(seq, dtype=dtype))
     parts = [_stack_nested(v, dtype) for v in seq]
     dtypes = [p.dtype for p in parts]
-    target = normalize_dtype(dtype) if dtype is not None else np.result_type(*dtypes).name
+    target = normalize_dtype(dtype) if dtype is not None else array_dtype(*dtypes)
     parts = [p if p.dtype == target else lt.cast(p, target) for p in parts]
     return lt.stack(parts)
 

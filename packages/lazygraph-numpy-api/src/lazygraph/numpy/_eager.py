@@ -8,6 +8,14 @@ An element loop (``out[i] = out[i - 1] + x[i] * dt``, ``if x[i] * x[i - 1] < 0``
 then costs a few numpy calls per iteration, instead of a graph that grows by
 one node per iteration or a compiled function per ``bool()``.
 
+Elementwise functions take a shorter lane still (:func:`elementwise`): no node
+is built at all. What a call of one namespace function records depends only
+on its operands' types, so the first call of each signature records once on
+stand-in inputs, and when that is one elementwise node over the operands, the
+later calls ask that Op for its value on the operands' values
+(``Elemwise.perform_values``: the same ``perform``, typing and Python-scalar
+conversion as the node's).
+
 Only nodes that no rewrite would change the value of run at once: elementwise
 functions, indexing, reductions, shape and creation ops, and among elementwise
 functions not those a stabilising rewrite looks through
@@ -27,8 +35,10 @@ True
 
 from __future__ import annotations
 
+import functools
 import math
 import sys
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
@@ -39,7 +49,7 @@ from lazygraph.tensor.elemwise import DimShuffle, Elemwise
 from lazygraph.tensor.join import Join
 from lazygraph.tensor.reduction import Reduce
 from lazygraph.tensor.rewriting.canonicalize import is_constant_all
-from lazygraph.tensor.rewriting.stabilize import may_be_stabilised
+from lazygraph.tensor.rewriting.stabilize import inner_of_a_rule, may_be_stabilised
 from lazygraph.tensor.scalar import ScalarOp
 from lazygraph.tensor.shape import Alloc, Reshape
 from lazygraph.tensor.subtensor import IncSubtensor, Subtensor
@@ -133,3 +143,192 @@ def _qualifies(node: Apply) -> bool:
         # stabilising rules' patterns (log(ones + x) is log1p(x))
         return not is_constant_all(node.inputs[0], 1)
     return True
+
+
+# -- the elementwise lane ---------------------------------------------------------
+
+_WEAK = (bool, int, float, complex)
+_INT64_MIN, _INT64_MAX = -(2**63), 2**63 - 1
+
+#: (namespace function's tensor function, operand signature) -> (Elemwise, check)
+#: where its calls record one Elemwise node over the operands, else False
+_LANES: dict[tuple[Any, ...], Any] = {}
+_LANES_MAX = 4096
+
+
+def elementwise(fn: Callable[..., Any], args: Sequence[Any]) -> Any:
+    """``fn(*args)`` as a known Array when every operand is a known value (or a
+    Python scalar) and the result qualifies (see the module docstring), computed
+    without recording a node; None otherwise (the caller records the graph)."""
+    limit = config.eager_max_elements
+    if limit <= 0:
+        return None
+    if _ARRAY is None:
+        _import_late()
+    signature: list[Any] = []
+    raw: list[Any] = []
+    bound = _BOUND_DATA
+    for a in args:
+        t = type(a)
+        if t is _ARRAY:
+            var = a._var
+            if var.owner is not None:
+                return None
+            value = bound.get(var)
+            if value is None or value.flags.writeable or _on_a_device(value):
+                return None
+            signature.append(var.type)
+            raw.append(value)
+        elif t in _WEAK:
+            if t is int and not _INT64_MIN <= a <= _INT64_MAX:
+                return None
+            signature.append(t)
+            raw.append(a)
+        else:
+            return None
+    sig = tuple(signature)
+    lane = _LANES.get((fn, *sig))
+    if lane is None:
+        lane = _lane(fn, sig, args)
+        if lane is None:
+            return None
+        if len(_LANES) >= _LANES_MAX:
+            _LANES.clear()
+        _LANES[(fn, *sig)] = lane
+    if lane is False:
+        return None
+    op, unless = lane
+    got = op.perform_values(sig, raw, unless)
+    if got is None:
+        return None
+    value, out_type = got
+    if math.prod(out_type.shape) > limit:
+        return None
+    value.flags.writeable = False
+    return _ARRAY(_BIND_VALUE(value, out_type))
+
+
+# -- item assignment -------------------------------------------------------------
+
+#: the Python scalars numpy's item assignment converts exactly as the graph's
+#: constants do, per the array's dtype (others take the recorded path)
+_ASSIGNABLE: dict[str, tuple[type, ...]] = {
+    "float64": (float, int, bool),
+    "complex128": (complex, float, int, bool),
+    "int64": (int, bool),
+    "bool": (bool,),
+}
+
+
+def set_item(arr: Any, key: Any, value: Any) -> TensorVariable | None:
+    """The value ``arr[key] = value`` gives ``arr``, as a new graph input, when
+    ``arr`` is a known small array (not a view), ``key`` basic (integers and
+    slices, in range) and ``value`` a known value of ``arr``'s dtype or a Python
+    scalar that converts to it exactly; None otherwise (the caller records an
+    ``IncSubtensor``, whose ``perform`` is the same numpy assignment)."""
+    limit = config.eager_max_elements
+    if limit <= 0 or arr._base is not None:
+        return None
+    if _ARRAY is None:
+        _import_late()
+    var = arr._cur
+    if var.owner is not None:
+        return None
+    x = _BOUND_DATA.get(var)
+    if x is None or x.flags.writeable or x.size > limit or _on_a_device(x):
+        return None
+    if not _basic_in_range(key, x.shape):
+        return None
+    t = type(value)
+    if t is _ARRAY:
+        vvar = value._var
+        y = _BOUND_DATA.get(vvar) if vvar.owner is None else None
+        if y is None or y.flags.writeable or y.dtype != x.dtype or _on_a_device(y):
+            return None
+    elif t in _ASSIGNABLE.get(var.type.dtype, ()):
+        if t is int and not _INT64_MIN <= value <= _INT64_MAX:
+            return None
+        y = value
+    else:
+        return None
+    out = x.copy()
+    try:
+        out[key] = y
+    except (ValueError, IndexError, TypeError):
+        return None  # the recorded path raises its own error, naming the call
+    out.flags.writeable = False
+    return _BIND_VALUE(out, var.type)  # type: ignore[no-any-return]
+
+
+def _basic_in_range(key: Any, shape: tuple[int, ...]) -> bool:
+    """Whether ``key`` is integers (within their axes) and slices (of integers, a
+    nonzero step), at most one per axis."""
+    if type(key) is not tuple:
+        key = (key,)
+    if len(key) > len(shape):
+        return False
+    for k, n in zip(key, shape, strict=False):
+        if type(k) is int:
+            if not -n <= k < n:
+                return False
+        elif type(k) is slice:
+            if k.step == 0:
+                return False
+            for f in (k.start, k.stop, k.step):
+                if f is not None and type(f) is not int:
+                    return False
+        else:
+            return False
+    return True
+
+
+_ARRAY: Any = None
+_BOUND_DATA: Any = None
+_BIND_VALUE: Any = None
+
+
+def _import_late() -> None:
+    """The Array class and the bound-value registry (their modules import this one)."""
+    global _ARRAY, _BOUND_DATA, _BIND_VALUE
+    from lazygraph.numpy._array import Array
+    from lazygraph.numpy._convert import _BOUND, bind_value
+
+    _ARRAY, _BOUND_DATA, _BIND_VALUE = Array, _BOUND, bind_value
+
+
+def _lane(fn: Callable[..., Any], sig: tuple[Any, ...], args: Sequence[Any]) -> Any:
+    """What a call of ``fn`` with operands of signature ``sig`` records, recorded
+    once on stand-ins: ``(op, check)`` when it is one ``Elemwise`` node of a
+    scalar op over exactly the operands (the Python scalars as the constants
+    the op's own conversion makes), False otherwise; None when the call raised
+    (the caller's recording raises it again, with its message)."""
+    stand_ins = [
+        t.make_variable() if not isinstance(t, type) else a for t, a in zip(sig, args, strict=True)
+    ]
+    try:
+        out = fn(*stand_ins)
+        node = out.owner if isinstance(out, Variable) else None  # (divmod: a tuple)
+        if node is None or type(node.op) is not Elemwise or len(node.outputs) != 1:
+            return False
+        op = node.op
+        if not isinstance(op.scalar_op, ScalarOp) or len(node.inputs) != len(stand_ins):
+            return False
+        direct = op.make_node(*stand_ins)  # what perform_values types the operands as
+    except Exception:  # reported by the caller's own recording
+        return None
+    if direct.outputs[0].type != out.type:
+        return False
+    if not all(map(_same_input, direct.inputs, node.inputs)):
+        return False
+    name = op.scalar_op.name
+    if inner_of_a_rule(name, []):  # exp, sigmoid: their readers may be rewritten
+        return False
+    return op, functools.partial(inner_of_a_rule, name)
+
+
+def _same_input(a: Variable, b: Variable) -> bool:
+    if a is b:
+        return True
+    if not (isinstance(a, Constant) and isinstance(b, Constant)) or a.type != b.type:
+        return False
+    return bool(a.data.tobytes() == b.data.tobytes())  # signed zeros told apart

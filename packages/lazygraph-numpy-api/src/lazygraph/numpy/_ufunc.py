@@ -16,6 +16,7 @@ import lazygraph.tensor as lt
 import numpy as np
 from lazygraph.numpy._array import Array
 from lazygraph.numpy._convert import as_variable, wrap
+from lazygraph.numpy._eager import elementwise
 from lazygraph.numpy._errors import UnsupportedArgumentsError
 from lazygraph.tensor.dtypes import is_weak_scalar
 
@@ -80,6 +81,10 @@ def apply_ufunc(
     TypeError there too). The public function's wrapper
     (:mod:`lazygraph.numpy._errors`) names ``name`` in the errors raised here.
     """
+    if out is None and not kwargs:
+        result = elementwise(fn, args)  # known small operands: computed at once
+        if result is not None:
+            return result
     dtype = ufunc_dtype(name, out, kwargs)
     variables = [as_variable(a) for a in args]
     if dtype is None:

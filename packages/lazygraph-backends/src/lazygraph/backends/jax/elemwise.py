@@ -348,27 +348,65 @@ def scalar_function(
         for i, d in enumerate(in_dtypes)
     ]
     out_np = np.dtype(out_dtype)
-    guard_zeros = name in ("add", "subtract") and np.dtype(compute).kind in "fc"
+    kind = np.dtype(compute).kind
+    guard_zeros = name in ("add", "subtract") and kind in "fc"
+    complex_product = name == "multiply" and kind == "c"
 
     def run(*xs: Any) -> Any:
         literal = [_has_literal_zero(x) for x in xs] if guard_zeros else None
+        by_parts = complex_product and any(map(_is_literal, xs))
         xs = tuple(
             jnp.asarray(x) if c is None else _cast(jnp.asarray(x), c)
             for x, c in zip(xs, casts, strict=True)
         )
         if literal is not None and any(literal):
-            # XLA's simplifier folds ``x + 0.0`` into ``x``, which is -0.0 where
-            # numpy's (IEEE's) sum is +0.0: hide the literal from it.
-            xs = tuple(
-                jax.lax.optimization_barrier(x) if z else x
-                for x, z in zip(xs, literal, strict=True)
-            )
-        result = base(*xs)
+            if kind == "c":
+                result = _complex_sum(name, xs, literal)
+            else:
+                # XLA's simplifier folds ``x + 0.0`` into ``x``, which is -0.0
+                # where numpy's (IEEE's) sum is +0.0: hide the literal from it.
+                result = base(*(
+                    jax.lax.optimization_barrier(x) if z else x
+                    for x, z in zip(xs, literal, strict=True)
+                ))  # fmt: skip
+        elif by_parts:
+            result = _complex_product(*xs)
+        else:
+            result = base(*xs)
         if result.dtype != out_np:
             result = _cast(result, out_dtype)
         return result
 
     return run
+
+
+def _complex_sum(name: str, xs: Sequence[Any], literal: Sequence[bool]) -> Any:
+    """A complex sum or difference with a literal zero, by parts: XLA folds
+    ``x + 0j`` into ``x`` even with the literal behind an optimization barrier,
+    but not a real part's sum with a hidden real literal (-0.0 + 0.0 is +0.0)."""
+    parts = [
+        (jnp.real(x), jnp.imag(x)) if not z else
+        (jax.lax.optimization_barrier(jnp.real(x)), jax.lax.optimization_barrier(jnp.imag(x)))
+        for x, z in zip(xs, literal, strict=True)
+    ]  # fmt: skip
+    (ar, ai), (br, bi) = parts
+    if name == "add":
+        return jax.lax.complex(ar + br, ai + bi)
+    return jax.lax.complex(ar - br, ai - bi)
+
+
+def _complex_product(a: Any, b: Any) -> Any:
+    """numpy's complex product, written out by parts. XLA folds a product with a
+    literal ``1+0j`` (even one behind an optimization barrier) into the other
+    operand, where numpy's ``(nan+0j) * 1`` is ``nan+nanj`` and ``(inf+0j) * 1``
+    is ``inf+nanj``; products of parts it leaves as they are."""
+    ar, ai, br, bi = jnp.real(a), jnp.imag(a), jnp.real(b), jnp.imag(b)
+    return jax.lax.complex(ar * br - ai * bi, ar * bi + ai * br)
+
+
+def _is_literal(x: Any) -> bool:
+    """Whether ``x`` is a value known while tracing (a graph constant)."""
+    return isinstance(x, (np.ndarray, np.generic, float, complex, int))
 
 
 def _has_literal_zero(x: Any) -> bool:

@@ -352,9 +352,11 @@ mul_order = register_canonicalize(_order_rule("multiply"))
 
 @node_rewriter([elemwise("multiply")])
 def x_times_1(fgraph: FunctionGraph, node: Apply) -> list[Variable] | None:
-    """x * 1 -> x, 1 * x -> x (exact: ``nan * 1`` is nan, ``-0.0 * 1`` is -0.0)."""
+    """x * 1 -> x, 1 * x -> x (exact: ``nan * 1`` is nan, ``-0.0 * 1`` is -0.0),
+    for real results only: a complex product with ``1+0j`` mixes the parts
+    (``(nan+0j) * 1`` is ``nan+nanj``, ``(inf+0j) * 1`` is ``inf+nanj`` in numpy)."""
     x = other_operand(node, 1)
-    if x is None:
+    if x is None or _complex_result(node):
         return None
     new = as_type_of(x, node.outputs[0])
     return None if new is None else [new]
@@ -362,12 +364,17 @@ def x_times_1(fgraph: FunctionGraph, node: Apply) -> list[Variable] | None:
 
 @node_rewriter([elemwise("divide")])
 def x_div_1(fgraph: FunctionGraph, node: Apply) -> list[Variable] | None:
-    """x / 1 -> x (exact; integer x is cast to the float result dtype)."""
+    """x / 1 -> x (exact; integer x is cast to the float result dtype), for real
+    results only (as :func:`x_times_1`: ``(inf+0j) / 1`` is ``inf+nanj``)."""
     x = other_operand(node, 1, positions=(1,))
-    if x is None:
+    if x is None or _complex_result(node):
         return None
     new = as_type_of(x, node.outputs[0])
     return None if new is None else [new]
+
+
+def _complex_result(node: Apply) -> bool:
+    return node.outputs[0].type.numpy_dtype.kind == "c"  # type: ignore[attr-defined,no-any-return]
 
 
 def _zero_is_exact(x: Variable, zero: Variable, negative_zero: bool) -> bool:

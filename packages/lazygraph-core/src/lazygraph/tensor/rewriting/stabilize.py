@@ -73,10 +73,27 @@ def may_be_stabilised(node: Apply) -> bool:
     known values) would take the rewrite's more accurate value away from the
     graph; every other node may run at once, before its readers exist, with
     the values the rewritten graph gives. A new rule adds its inner nodes here."""
-    name = scalar_name(node)
-    if name in ("exp", "sigmoid"):
+    return inner_of_a_rule(scalar_name(node), node.inputs)
+
+
+#: the scalar ops a rule of this stage looks through whatever their operands
+_INNER_ALWAYS = frozenset({"exp", "sigmoid"})
+#: ... and those it looks through when an operand is the constant 1
+_INNER_WITH_A_ONE = frozenset({"add"})
+
+
+def inner_of_a_rule(name: str | None, operands: Sequence[Any]) -> bool:
+    """:func:`may_be_stabilised` for an elementwise ``name`` (a scalar row name)
+    on ``operands`` (variables, or the values of graph inputs, which are never
+    constants).
+
+    >>> import lazygraph.tensor as lt
+    >>> inner_of_a_rule("exp", []), inner_of_a_rule("add", [lt.constant(1.0)])
+    (True, True)
+    """
+    if name in _INNER_ALWAYS:
         return True
-    return name == "add" and any(is_constant_all(v, 1) for v in node.inputs)
+    return name in _INNER_WITH_A_ONE and any(is_constant_all(v, 1) for v in operands)
 
 
 def _replace(new: Variable, old: Variable) -> list[Variable] | None:
