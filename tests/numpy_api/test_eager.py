@@ -216,11 +216,14 @@ LANE_DTYPES = ["bool", "int8", "int64", "uint8", "float32", "float64", "complex1
 def operands(draw: st.DrawFn) -> Any:
     """A known array of a drawn dtype and shape, or a Python scalar of each class
     (small and large ints, special floats, complex)."""
-    kind = draw(st.sampled_from(["array", "array", "bool", "int", "float", "complex"]))
-    if kind == "array":
+    kind = draw(st.sampled_from(["array", "array", "numpy", "bool", "int", "float", "complex"]))
+    if kind in ("array", "numpy"):
         dtype = draw(st.sampled_from(LANE_DTYPES))
         shape = draw(st.sampled_from([(), (3,), (2, 1), (0,)]))
-        return draw(hnp.arrays(dtype, shape))
+        value = draw(hnp.arrays(dtype, shape))
+        if kind == "numpy":  # numpy data itself: an array, or a numpy scalar
+            return Raw(value[()] if value.ndim == 0 and draw(st.booleans()) else value)
+        return value
     if kind == "bool":
         return draw(st.booleans())
     if kind == "int":
@@ -230,11 +233,24 @@ def operands(draw: st.DrawFn) -> Any:
     return complex(draw(st.sampled_from(SPECIALS)), draw(st.floats(-2, 2)))
 
 
+class Raw:
+    """An operand passed as numpy data (not converted to an Array first)."""
+
+    def __init__(self, value: Any) -> None:
+        self.value = value
+
+
+def _operand(a: Any) -> Any:
+    if isinstance(a, Raw):
+        return a.value.copy()  # (a fresh copy per run: nothing is shared)
+    return lnp.asarray(a) if isinstance(a, np.ndarray) else a
+
+
 def _outcome(fn: Callable[..., Any], args: list[Any], eager: int) -> Any:
     """``fn``'s value (each output), or the type of what it raised."""
     with lazygraph.config.change(eager_max_elements=eager), np.errstate(all="ignore"):
         try:
-            out = fn(*[lnp.asarray(a) if isinstance(a, np.ndarray) else a for a in args])
+            out = fn(*[_operand(a) for a in args])
             outs = out if isinstance(out, tuple) else (out,)
             return [np.asarray(o) for o in outs]
         except Exception as exc:  # compared below
@@ -255,6 +271,9 @@ def test_elementwise_lane_gives_the_graphs_answers(name: str, data: Any) -> None
         args = [data.draw(operands()) for _ in range(1 if name in LANE_UNARY else 2)]
     if BACKEND == "jax":
         args = [flush_subnormals([a])[0] if isinstance(a, np.ndarray) else a for a in args]
+        args = [Raw(flush_subnormals([a.value])[0]) if isinstance(a, Raw) else a for a in args]
+    if BACKEND == "numba" and name in NUMBA_CMATH and any(map(_complex_special, args)):
+        return  # a known difference of the numba backend's (see the xfail below)
     want = _outcome(fn, args, 0)
     for _ in range(2):
         got = _outcome(fn, args, EAGER)
@@ -265,28 +284,68 @@ def test_elementwise_lane_gives_the_graphs_answers(name: str, data: Any) -> None
             _same(got, want)
 
 
-def test_elementwise_lane_records_no_node_after_the_first_call(monkeypatch: Any) -> None:
-    from lazygraph.tensor.elemwise import Elemwise
+#: complex functions the numba backend computes with Numba's cmath-based forms:
+#: at infinite and NaN parts, sqrt and log give numpy's C99 results, sin, cos
+#: and tanh do not (the lane test leaves all five's non-finite inputs out there)
+NUMBA_CMATH = ["sqrt", "log", "sin", "cos", "tanh"]
 
-    made = []
-    real = Elemwise.make_node
-    monkeypatch.setattr(Elemwise, "make_node", lambda op, *a: made.append(op) or real(op, *a))
-    a = lnp.asarray(np.linspace(0.1, 1.0, 10))
-    with lazygraph.config.change(eager_max_elements=EAGER):
-        total = lnp.asarray(np.float64(0.0))
-        for i in range(10):
-            total = total + lnp.sin(a[i]) * 2.0 - a[i] / 3
-        first = len(made)
-        for i in range(10):
-            total = total + lnp.sin(a[i]) * 2.0 - a[i] / 3
-    assert total._var.owner is None
-    assert len(made) == first  # the second loop ran on remembered signatures only
+
+def _complex_special(a: Any) -> bool:
+    value = np.asarray(a.value if isinstance(a, Raw) else a)
+    return value.dtype.kind == "c" and not bool(np.all(np.isfinite(value)))
+
+
+_NUMBA_CMATH_WRONG = pytest.mark.xfail(
+    BACKEND == "numba",
+    strict=True,
+    reason="known wrong answer: the numba backend's complex sin/cos/tanh (Numba's "
+    "cmath forms) differ from numpy's at infinite and NaN parts (sin(inf+0j) is "
+    "nan+nanj there, nan+0j in numpy); needs numpy's C99 special cases in complexmath",
+)
+
+
+@pytest.mark.parametrize(
+    "name",
+    [n if n in ("sqrt", "log") else pytest.param(n, marks=_NUMBA_CMATH_WRONG) for n in NUMBA_CMATH],
+)
+def test_complex_functions_at_infinite_parts_match_numpy(name: str) -> None:
+    parts = (np.nan, np.inf, -np.inf, -0.0, 0.0, 1.0)
+    values = [complex(r, i) for r in parts for i in parts]
+    with lazygraph.config.change(eager_max_elements=0), np.errstate(all="ignore"):
+        for a in [np.array(values), *map(np.array, values)]:  # 1-d, and each 0-d
+            got = getattr(lnp, name)(lnp.asarray(a)).compute()
+            _same([got], [getattr(np, name)(a)])
+
+
+def test_lanes_record_no_node_after_the_first_call(monkeypatch: Any) -> None:
+    """An element loop with elementwise functions, numpy scalars and item
+    assignment: after its first iteration, no node is recorded."""
+    from lazygraph.tensor.elemwise import Elemwise
+    from lazygraph.tensor.subtensor import IncSubtensor
+
+    made: list[Any] = []
+    for op_class in (Elemwise, IncSubtensor):
+        real = op_class.make_node
+        monkeypatch.setattr(
+            op_class, "make_node", lambda op, *a, real=real: made.append(op) or real(op, *a)
+        )
     x = np.linspace(0.1, 1.0, 10)
-    want = 0.0
-    for _ in range(2):
-        for i in range(10):
-            want = want + np.sin(x[i]) * 2.0 - x[i] / 3
-    assert float(total) == want
+    a = lnp.asarray(x)
+
+    def loop(out: Any, a: Any, module: Any) -> Any:
+        for i in range(1, 10):
+            out[i] = out[i - 1] + module.sin(a[i]) * 2.0 - a[i] / 3
+            out[i] += x[i] * module.cos(0.5 * i)  # a numpy scalar times an Array
+        return out
+
+    with lazygraph.config.change(eager_max_elements=EAGER):
+        out = loop(lnp.zeros(10), a, lnp)
+        first = len(made)
+        out = loop(out, a, lnp)
+    assert out._var.owner is None
+    assert len(made) == first  # the second loop ran on remembered signatures only
+    want = loop(loop(np.zeros(10), x, np), x, np)
+    np.testing.assert_array_equal(out.compute(), want)
 
 
 KEYS = [0, -1, 2, 5, -6, (1,), (0, 0), (-1, 1), slice(None), slice(1, None),

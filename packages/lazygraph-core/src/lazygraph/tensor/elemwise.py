@@ -341,6 +341,19 @@ class _Plan:
             tensors[i] = const
         return tensors
 
+    def values(self, raw: Sequence[Any]) -> tuple[list[Any], list[Any]]:
+        """``raw`` with each Python scalar converted as :meth:`inputs` converts it
+        (without making a constant), and the converted scalars."""
+        values = list(raw)
+        scalars = []
+        for i, op, target, strong, _ctype, made in self.weak:
+            value = raw[i]
+            const = made.get(_value_key(value))
+            data = op.convert_weak(value, target, strong) if const is None else const.data
+            values[i] = data
+            scalars.append(data)
+        return values, scalars
+
 
 class Elemwise(Op):
     """``scalar_op`` applied elementwise with numpy broadcasting.
@@ -403,19 +416,17 @@ class Elemwise(Op):
         scalars themselves), without building the node: lazygraph.numpy's known
         small values in element loops. None where this signature was not
         recorded by :meth:`make_node` yet, or the op has several outputs or
-        works in place, or ``unless`` says so of the node's inputs (the Python
-        scalars as their constants)."""
+        works in place, or ``unless`` says so of the values of the node's
+        constants (the converted Python scalars)."""
         if self.nout != 1 or self.inplace_pattern:
             return None
         plan = self._plans.get(signature)
         if plan is None:
             return None
         out_type = plan.out_types[0]
-        inputs = plan.inputs(raw)
-        if unless is not None and unless(inputs):
+        inputs, scalars = plan.values(raw)
+        if unless is not None and unless(scalars):
             return None
-        for w in plan.weak:
-            inputs[w[0]] = inputs[w[0]].data
         (result,) = self.scalar_op.impl(inputs, [out_type.dtype])
         if result.base is not None or any(result is x for x in inputs):
             result = result.copy()  # as perform: the output owns its buffer

@@ -78,14 +78,19 @@ def bind(
         shared = False
     if not shared:
         arr.setflags(write=False)
-    ttype = _TYPES.get((dtype_name, arr.shape))
+    var = type_of(dtype_name, arr.shape).make_variable(name)
+    _BOUND[var] = arr
+    return var  # type: ignore[return-value]
+
+
+def type_of(dtype_name: str, shape: tuple[int, ...]) -> TensorType:
+    """The tensor type of a value of this dtype and shape (one object per pair)."""
+    ttype = _TYPES.get((dtype_name, shape))
     if ttype is None:
         if len(_TYPES) >= 4096:
             _TYPES.clear()
-        ttype = _TYPES[(dtype_name, arr.shape)] = TensorType(dtype_name, arr.shape)
-    var = ttype.make_variable(name)
-    _BOUND[var] = arr
-    return var  # type: ignore[return-value]
+        ttype = _TYPES[(dtype_name, shape)] = TensorType(dtype_name, shape)
+    return ttype
 
 
 def bind_value(arr: np.ndarray, ttype: TensorType) -> TensorVariable:

@@ -184,6 +184,14 @@ def elementwise(fn: Callable[..., Any], args: Sequence[Any]) -> Any:
                 return None
             signature.append(t)
             raw.append(a)
+        elif t is np.ndarray or isinstance(a, np.generic):
+            # numpy data (a scalar from iterating or indexing a numpy array):
+            # read now, so no snapshot is needed
+            name = _DTYPE_NAMES.get(a.dtype)
+            if name is None or a.size > limit:
+                return None
+            signature.append(_TYPE_OF(name, a.shape))
+            raw.append(a if t is np.ndarray else np.asarray(a))
         else:
             return None
     sig = tuple(signature)
@@ -285,15 +293,18 @@ def _basic_in_range(key: Any, shape: tuple[int, ...]) -> bool:
 _ARRAY: Any = None
 _BOUND_DATA: Any = None
 _BIND_VALUE: Any = None
+_DTYPE_NAMES: Any = None
+_TYPE_OF: Any = None
 
 
 def _import_late() -> None:
     """The Array class and the bound-value registry (their modules import this one)."""
-    global _ARRAY, _BOUND_DATA, _BIND_VALUE
+    global _ARRAY, _BOUND_DATA, _BIND_VALUE, _DTYPE_NAMES, _TYPE_OF
+    from lazygraph.numpy import _convert
     from lazygraph.numpy._array import Array
-    from lazygraph.numpy._convert import _BOUND, bind_value
 
-    _ARRAY, _BOUND_DATA, _BIND_VALUE = Array, _BOUND, bind_value
+    _ARRAY, _BOUND_DATA, _BIND_VALUE = Array, _convert._BOUND, _convert.bind_value
+    _DTYPE_NAMES, _TYPE_OF = _convert._DTYPE_NAMES, _convert.type_of
 
 
 def _lane(fn: Callable[..., Any], sig: tuple[Any, ...], args: Sequence[Any]) -> Any:
