@@ -192,6 +192,20 @@ def test_an_element_loop_builds_no_graph_and_compiles_nothing() -> None:
 def test_large_arrays_and_shared_buffers_stay_lazy() -> None:
     big = lnp.asarray(np.ones(lazygraph.config.eager_max_elements + 1))
     assert (big * 2)._var.owner is not None  # fused into a compiled loop later
+    # a broadcast of small operands to a large result: not computed at once
+    # (nor computed and dropped)
+    from lazygraph.tensor.elemwise import Elemwise
+
+    asked = []
+    real = Elemwise.perform_values
+    Elemwise.perform_values = lambda op, *a: asked.append(op) or real(op, *a)  # type: ignore[method-assign]
+    try:
+        column, row = lnp.asarray(np.ones((100, 1))), lnp.asarray(np.ones(100))
+        for _ in range(2):
+            assert (column * row)._var.owner is not None
+    finally:
+        Elemwise.perform_values = real  # type: ignore[method-assign]
+    assert not asked
     data = np.arange(3.0)
     shared = lnp.asarray(data, copy=False)  # read when computed
     y = shared * 2

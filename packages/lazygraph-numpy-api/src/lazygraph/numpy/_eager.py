@@ -205,13 +205,13 @@ def elementwise(fn: Callable[..., Any], args: Sequence[Any]) -> Any:
         _LANES[(fn, *sig)] = lane
     if lane is False:
         return None
-    op, unless = lane
+    op, unless, size = lane
+    if size > limit:  # (a broadcast larger than its operands: fused later)
+        return None
     got = op.perform_values(sig, raw, unless)
     if got is None:
         return None
     value, out_type = got
-    if math.prod(out_type.shape) > limit:
-        return None
     value.flags.writeable = False
     return _ARRAY(_BIND_VALUE(value, out_type))
 
@@ -309,7 +309,7 @@ def _import_late() -> None:
 
 def _lane(fn: Callable[..., Any], sig: tuple[Any, ...], args: Sequence[Any]) -> Any:
     """What a call of ``fn`` with operands of signature ``sig`` records, recorded
-    once on stand-ins: ``(op, check)`` when it is one ``Elemwise`` node of a
+    once on stand-ins: ``(op, check, result size)`` when it is one ``Elemwise`` node of a
     scalar op over exactly the operands (the Python scalars as the constants
     the op's own conversion makes), False otherwise; None when the call raised
     (the caller's recording raises it again, with its message)."""
@@ -334,7 +334,7 @@ def _lane(fn: Callable[..., Any], sig: tuple[Any, ...], args: Sequence[Any]) -> 
     name = op.scalar_op.name
     if inner_of_a_rule(name, []):  # exp, sigmoid: their readers may be rewritten
         return False
-    return op, functools.partial(inner_of_a_rule, name)
+    return op, functools.partial(inner_of_a_rule, name), math.prod(out.type.shape)
 
 
 def _same_input(a: Variable, b: Variable) -> bool:
