@@ -70,6 +70,11 @@ class Config:
       enough to repay the compile (a cost model: see lazygraph.backends.numba.background),
       running its numpy ``perform`` until they are ready; ``False`` (``0``) compiles
       each kernel at its first call, on the calling thread.
+    - ``numba_flat_max_elements`` (``LAZYGRAPH_NUMBA_FLAT_MAX_ELEMENTS``): the numba
+      backend runs an elementwise node whose inputs have fewer elements than this through
+      one flat loop compiled per (scalar op, dtypes) for every rank and layout (see
+      lazygraph.backends.numba.flat), larger ones through a kernel compiled for the
+      node's ranks and layouts; 0 = never.
     - ``cache_dir`` (``LAZYGRAPH_CACHE_DIR``): on-disk compile cache; "" = per-user default.
     - ``compile_cache_size`` (``LAZYGRAPH_COMPILE_CACHE_SIZE``): how many compiled functions
       the in-memory structural cache keeps (least recently used dropped first); 0 = none.
@@ -88,6 +93,7 @@ class Config:
     num_threads: int = _env_int("LAZYGRAPH_NUM_THREADS", 0)
     numba_graph_after: int = _env_int("LAZYGRAPH_NUMBA_GRAPH_AFTER", 32)
     numba_background_compile: bool = _env_bool("LAZYGRAPH_NUMBA_BACKGROUND_COMPILE", True)
+    numba_flat_max_elements: int = _env_int("LAZYGRAPH_NUMBA_FLAT_MAX_ELEMENTS", 4096)
     cache_dir: str = os.environ.get("LAZYGRAPH_CACHE_DIR", "")
     compile_cache_size: int = _env_int("LAZYGRAPH_COMPILE_CACHE_SIZE", 512)
     progress: bool = _env_bool("LAZYGRAPH_PROGRESS", True)

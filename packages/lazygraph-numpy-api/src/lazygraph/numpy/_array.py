@@ -780,14 +780,26 @@ class Array(ArrayMethods):
     def _inplace(self, name: str, ufunc_name: str, other: Any) -> Any:
         if not _is_operand(other):
             return NotImplemented
+        try:
+            result = self._operate(name, other)
+        except (ValueError, ArithmeticError) as exc:
+            # numpy checks the output's casting before it computes: a bool
+            # ``a **= int8(-1)`` is its TypeError, not the negative power's error
+            from lazygraph.configuration import config
+
+            with config.change(eager_max_elements=0):
+                recorded = self._operate(name, other)
+            _views.inplace_result(self, recorded, ufunc_name)
+            raise exc from None
+        self._assign(_views.inplace_result(self, result, ufunc_name))
+        return self
+
+    def _operate(self, name: str, other: Any) -> Any:
         if name == "matmul":
             from lazygraph.numpy._linear_algebra import matmul
 
-            result = matmul(self, other)
-        else:
-            result = getattr(_elementwise(), name)(self, other)
-        self._assign(_views.inplace_result(self, result, ufunc_name))
-        return self
+            return matmul(self, other)
+        return getattr(_elementwise(), name)(self, other)
 
     def __iadd__(self, other: Any) -> Any:
         return self._inplace("add", "add", other)

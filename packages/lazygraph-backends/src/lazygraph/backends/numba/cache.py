@@ -60,6 +60,7 @@ __all__ = [
     "deferred_manifests",
     "has_code",
     "helper_options",
+    "is_loaded",
     "load_source",
     "source_hash",
 ]
@@ -460,6 +461,12 @@ def loaded_module(key: str) -> ModuleType:
     """The module already loaded for hash ``key`` (generated graph functions
     fetch their kernels with this)."""
     return _modules[key]
+
+
+def is_loaded(key: str, module: ModuleType) -> bool:
+    """Whether ``module`` is the module loaded for hash ``key`` (not dropped by
+    :func:`forget_loaded`)."""
+    return _modules.get(key) is module
 
 
 def forget_loaded() -> None:

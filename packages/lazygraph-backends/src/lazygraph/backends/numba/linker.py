@@ -63,10 +63,12 @@ from lazygraph.backends.numba import background, interrupts
 from lazygraph.backends.numba import cache as disk
 from lazygraph.backends.numba.blocked import Chooser, blocked_runner
 from lazygraph.backends.numba.dispatch import HEADER, JIT, Unsupported, kernel_module_source
+from lazygraph.backends.numba.flat import FlatLoop, flat_loop
 from lazygraph.compile.backends import op_label
 from lazygraph.configuration import config
 from lazygraph.graph.basic import Apply, Constant, Variable
 from lazygraph.graph.fg import FunctionGraph
+from lazygraph.tensor.elemwise import Elemwise
 
 __all__ = [
     "PARALLEL_MIN_SIZE",
@@ -124,7 +126,8 @@ def _warn_fallback(node: Apply, why: str) -> None:
 
 class Kernel:
     """A node's compiled kernel: the serial dispatcher, the hash naming its
-    module, and, built on first use, its multithreaded variant.
+    module, and, built on first use, its multithreaded variant and, for an
+    elementwise node, the flat loop small inputs run (see :mod:`.flat`).
 
     With background compilation (see :mod:`.background`), :meth:`ready_for`
     says whether code for the given argument types exists, and queues its
@@ -132,6 +135,7 @@ class Kernel:
 
     __slots__ = (
         "_calls",
+        "_flat",
         "_on_disk",
         "_parallel",
         "_queued",
@@ -154,7 +158,24 @@ class Kernel:
         self._calls = 0
         self._work = 0  # input elements its perform has read (the cost model)
         self._on_disk: bool | None = None
-        self._queued: dict[tuple[Any, ...], background.Slot] = {}
+        self._queued: dict[Any, background.Slot] = {}
+        # the flat loop: built on first use; False for a node without one
+        self._flat: FlatLoop | bool | None = None if isinstance(node.op, Elemwise) else False
+
+    def _flat_loop(self) -> FlatLoop | None:
+        loop = self._flat
+        if loop is None:
+            loop = self._flat = flat_loop(self.node)
+        return loop or None  # type: ignore[return-value]
+
+    def call_small(self, values: Sequence[Any]) -> Sequence[Any]:
+        """The node's outputs for inputs below :data:`PARALLEL_MIN_SIZE`: the
+        flat loop where it takes them, else the serial kernel."""
+        if self._flat is not False:
+            outs = self._flat_loop().run(values, config.numba_flat_max_elements)  # type: ignore[union-attr]
+            if outs is not None:
+                return outs
+        return self.fn(*values)  # type: ignore[no-any-return]
 
     def run(self, values: Sequence[Any]) -> Sequence[Any]:
         """The node's outputs: the serial kernel for small inputs; from
@@ -169,7 +190,7 @@ class Kernel:
         elif blocked:
             kernel = self._run_serial
         else:
-            return self.fn(*values)  # type: ignore[no-any-return]
+            return self.call_small(values)
         return self.chooser.run(values, kernel) if blocked else kernel(values)  # type: ignore[union-attr]
 
     def ready_for(self, values: Sequence[Any]) -> bool | None:
@@ -178,6 +199,9 @@ class Kernel:
         input elements and, once the kernel would repay its compile (the cost
         model in :mod:`.background`), queues the compile: False until then and
         while it is pending, None once it has failed (:attr:`failure`)."""
+        loop = self._flat_loop() if self._flat is not False else None
+        if loop is not None and loop.prepare(values, config.numba_flat_max_elements):
+            return self._flat_ready(loop, values)
         fn = self.fn
         counted = not self._queued and not fn.overloads and self._on_disk is False
         if counted:
@@ -204,6 +228,29 @@ class Kernel:
                 if not self._pays():
                     return False
             slot = self._queued[sig] = background.Slot(lambda: self._compile(sig))
+        if slot.get() is not None:
+            return True
+        return None if slot.error is not None else False
+
+    def _flat_ready(self, loop: FlatLoop, values: Sequence[Any]) -> bool | None:
+        """:meth:`ready_for` when ``values`` take the flat loop."""
+        if loop.compiled:
+            return True
+        slot = self._queued.get(FlatLoop)
+        if slot is None:
+            if not background.enabled() or disk.has_code(loop.key):
+                return True  # compile on this thread, or a fast disk cache load
+            self._calls += 1
+            self._work += _size(values)
+            if not self._pays():
+                return False
+
+            def compile_loop() -> bool:
+                with disk.deferred_manifests():
+                    loop.compile()
+                return True
+
+            slot = self._queued[FlatLoop] = background.Slot(compile_loop)
         if slot.get() is not None:
             return True
         return None if slot.error is not None else False
@@ -517,7 +564,6 @@ def _single_node(
     directly (no graph function to compile)."""
     if list(fgraph.outputs) != list(node.outputs) or list(node.inputs) != list(fgraph.inputs):
         return runner
-    fn = kernel.fn
     blocked = kernel.chooser is not None
     numba_error = _numba_errors()
     fallback: list[Callable[..., Sequence[Any]]] = []
@@ -530,7 +576,7 @@ def _single_node(
             return runner(*args)  # the kernel is compiling in the background
         try:
             # the per-call fast path: a node without a blocked form and small inputs
-            results = kernel.run(args) if blocked or _large(args) else fn(*args)
+            results = kernel.run(args) if blocked or _large(args) else kernel.call_small(args)
         except SystemError as exc:
             raise _interrupted(exc) from None
         except numba_error:
@@ -732,7 +778,7 @@ def _node_by_node(
                 try:
                     # the common case inline: no blocked form, small inputs
                     if kernel.chooser is None and not _large(in_values):
-                        results = kernel.fn(*in_values)
+                        results = kernel.call_small(in_values)
                     else:
                         results = kernel.run(in_values)
                 except SystemError as exc:
