@@ -68,10 +68,20 @@ def test_every_rank_layout_and_broadcast_matches_numpy_with_one_compiled_loop(va
         want = [values[0] * values[1] - 1.5, np.maximum(*values) / (values[1] + 2)]
     for g, w in zip(got, want, strict=True):
         assert_numpy_equal(g, w)
-    loops = [loop for key, loop in flat._loops.items() if key[1] == ("float64", "int16")]
-    assert loops, "the graph ran no flat loop"
-    for loop in loops:
-        assert len(loop.fn.overloads) == 1
+    assert any(key[1] == ("float64", "int16") for key in flat._loops), "no flat loop ran"
+    _only_declared_signatures()
+
+
+def _only_declared_signatures() -> None:
+    """Every flat loop's dispatcher holds code for the signatures its loops
+    declare and nothing else: no rank, layout or writability reached Numba.
+    (Loops with the same source text share a dispatcher: a bool and an int8
+    sum into int64 read the same.)"""
+    declared: dict[int, tuple[object, set[object]]] = {}
+    for loop in flat._loops.values():
+        declared.setdefault(id(loop.fn), (loop.fn, set()))[1].add(loop.sig)
+    for fn, sigs in declared.values():
+        assert set(fn.overloads) <= sigs, (set(fn.overloads), sigs)
 
 
 @pytest.mark.parametrize("limit", [0, 1 << 20], ids=["exact", "flat"])
@@ -126,3 +136,67 @@ def test_large_inputs_take_the_exact_kernel(monkeypatch):
         v = np.arange(float(size))
         assert_numpy_equal(fn(v), v * 3.0 - 1.0)
     assert sizes == [10]
+
+
+# -- reductions ---------------------------------------------------------------------
+
+
+def _reduction_input(dtype: str) -> np.ndarray:
+    rng = np.random.default_rng(5)
+    if dtype == "bool":
+        return rng.random((3, 4, 5)) < 0.5
+    values = (rng.normal(size=(3, 4, 5)) * 50).astype(dtype)
+    if dtype == "complex128":
+        values = values + 1j * values[::-1]
+    if dtype.startswith("float"):
+        values[0, 1, 2], values[1, 2, 3], values[2, 0, 0] = np.nan, -0.0, np.inf
+    return values
+
+
+@pytest.mark.parametrize("dtype", ["float64", "int8", "complex128", "bool"])
+@pytest.mark.parametrize("kind", ["sum", "max", "mean", "any"])
+@pytest.mark.parametrize(("axis", "keepdims"), [((1,), False), ((0, 2), True), (None, False)])
+def test_flat_reductions_agree_with_exact_kernels_to_the_bit(dtype, kind, axis, keepdims):
+    """Same folding order as the exact kernel: sums agree to the bit, NaN and
+    signed zeros as the exact kernel gives them, integer sums wrap alike."""
+    x = lt.tensor(dtype, (None, None, None))
+    out = getattr(lt, kind)(x, axis=axis, keepdims=keepdims)
+    value = _reduction_input(dtype)
+    results = []
+    for limit in (0, 1 << 20):
+        with config.change(numba_flat_max_elements=limit), np.errstate(all="ignore"):
+            results.append(lazygraph.function([x], out, mode=NUMBA)(value))
+    exact, flat_result = results
+    assert flat_result.shape == exact.shape and flat_result.dtype == exact.dtype
+    np.testing.assert_array_equal(flat_result, exact, strict=True)
+    assert np.array_equal(np.signbit(flat_result.real), np.signbit(exact.real))
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    value=arrays("float64", hnp.array_shapes(min_dims=0, max_dims=4, min_side=0, max_side=3)),
+    data=st.data(),
+)
+def test_flat_reductions_of_every_rank_and_axis_set_match_the_reference(value, data):
+    axis = tuple(
+        data.draw(
+            st.lists(st.integers(0, max(value.ndim - 1, 0)), unique=True, max_size=value.ndim)
+        )
+    )
+    kind = data.draw(st.sampled_from(["sum", "prod", "max", "min", "all", "mean"]))
+    keepdims = data.draw(st.booleans())
+    x = lt.tensor("float64", (None,) * value.ndim)
+    out = getattr(lt, kind)(x, axis=axis, keepdims=keepdims)
+    results = []
+    for mode in (NUMBA, Mode(backend="python")):
+        try:
+            with np.errstate(all="ignore"):
+                results.append(lazygraph.function([x], out, mode=mode)(value))
+        except ValueError as exc:
+            results.append(type(exc))
+    got, want = results
+    if isinstance(want, type):
+        assert got is want
+    else:
+        np.testing.assert_allclose(got, want, rtol=1e-12, atol=1e-300, equal_nan=True, strict=True)
+    _only_declared_signatures()

@@ -63,12 +63,13 @@ from lazygraph.backends.numba import background, interrupts
 from lazygraph.backends.numba import cache as disk
 from lazygraph.backends.numba.blocked import Chooser, blocked_runner
 from lazygraph.backends.numba.dispatch import HEADER, JIT, Unsupported, kernel_module_source
-from lazygraph.backends.numba.flat import FlatLoop, flat_loop
+from lazygraph.backends.numba.flat import FlatLoop, FlatReduce, flat_loop
 from lazygraph.compile.backends import op_label
 from lazygraph.configuration import config
 from lazygraph.graph.basic import Apply, Constant, Variable
 from lazygraph.graph.fg import FunctionGraph
 from lazygraph.tensor.elemwise import Elemwise
+from lazygraph.tensor.reduction import Reduce
 
 __all__ = [
     "PARALLEL_MIN_SIZE",
@@ -160,19 +161,21 @@ class Kernel:
         self._on_disk: bool | None = None
         self._queued: dict[Any, background.Slot] = {}
         # the flat loop: built on first use; False for a node without one
-        self._flat: FlatLoop | bool | None = None if isinstance(node.op, Elemwise) else False
+        flat = isinstance(node.op, (Elemwise, Reduce))
+        self._flat: FlatLoop | FlatReduce | bool | None = None if flat else False
 
-    def _flat_loop(self) -> FlatLoop | None:
+    def _flat_loop(self) -> FlatLoop | FlatReduce | None:
         loop = self._flat
         if loop is None:
-            loop = self._flat = flat_loop(self.node)
+            loop = self._flat = flat_loop(self.node) or False
         return loop or None  # type: ignore[return-value]
 
     def call_small(self, values: Sequence[Any]) -> Sequence[Any]:
         """The node's outputs for inputs below :data:`PARALLEL_MIN_SIZE`: the
         flat loop where it takes them, else the serial kernel."""
-        if self._flat is not False:
-            outs = self._flat_loop().run(values, config.numba_flat_max_elements)  # type: ignore[union-attr]
+        loop = self._flat_loop() if self._flat is not False else None
+        if loop is not None:
+            outs = loop.run(values, config.numba_flat_max_elements)
             if outs is not None:
                 return outs
         return self.fn(*values)  # type: ignore[no-any-return]
@@ -232,7 +235,7 @@ class Kernel:
             return True
         return None if slot.error is not None else False
 
-    def _flat_ready(self, loop: FlatLoop, values: Sequence[Any]) -> bool | None:
+    def _flat_ready(self, loop: FlatLoop | FlatReduce, values: Sequence[Any]) -> bool | None:
         """:meth:`ready_for` when ``values`` take the flat loop."""
         if loop.compiled:
             return True
