@@ -242,20 +242,50 @@ def _programs(draw: Any) -> tuple[np.ndarray, list[tuple[Any, ...]]]:
     dtype = draw(st.sampled_from(["float64", "int32", "complex64", "bool", "uint8"]))
     shape = draw(hnp.array_shapes(min_dims=1, max_dims=3, min_side=1, max_side=4))
     base = draw(arrays(dtype, shape, finite=True))
+    kinds = ["index", "T", "reshape", "swap", "write", "iadd", "copy", "read"]
+    kinds += ["element", "hand_out", "arith", "write", "arith"]
     steps = []
-    for _ in range(draw(st.integers(1, 8))):
-        kind = draw(
-            st.sampled_from(["index", "T", "reshape", "swap", "write", "iadd", "copy", "read"])
-        )
+    for _ in range(draw(st.integers(1, 10))):
+        kind = draw(st.sampled_from(kinds))
         steps.append((kind, draw(st.integers(0, 100)), draw(st.randoms(use_true_random=False))))
     return base, steps
 
 
+def _write_value(ref: np.ndarray, rnd: Any) -> tuple[Any, Any]:
+    """A value to assign, for numpy and for lazygraph: a numpy scalar of the
+    array's dtype, a Python int, or a known 0-d lazy array."""
+    number = rnd.randint(0, 9)
+    value = ref.dtype.type(number)
+    form = rnd.choice(["numpy scalar", "python int", "lazy 0-d"])
+    if form == "python int" and ref.dtype != np.bool_:
+        return number, number
+    if form == "lazy 0-d":
+        return value, lnp.asarray(np.asarray(value))
+    return value, value
+
+
 @settings(max_examples=80, deadline=None)
-@given(program=_programs())
-def test_random_view_programs_match_numpy(program: tuple[np.ndarray, list[Any]]) -> None:
-    base, steps = program
+@given(program=_programs(), eager_max_elements=st.sampled_from([None, 1]))
+def test_random_view_programs_match_numpy(
+    program: tuple[np.ndarray, list[Any]], eager_max_elements: int | None
+) -> None:
+    """Views, writes (element, slice, in-place operators), element reads,
+    hand-outs (``numpy.asarray``: a snapshot, numpy's ``ref.copy()``) and
+    results of arithmetic, interleaved at random: every one keeps numpy's value
+    to the end. Item assignment writes into a buffer the array alone can see
+    (copy on write); nothing computed from the array before may follow those
+    writes. ``eager_max_elements=1``: arithmetic stays lazy, reading the
+    array's value when computed."""
+    from lazygraph.configuration import config
+
+    limit = config.eager_max_elements if eager_max_elements is None else eager_max_elements
+    with config.change(eager_max_elements=limit):
+        _run_program(*program)
+
+
+def _run_program(base: np.ndarray, steps: list[Any]) -> None:
     pairs: list[tuple[np.ndarray, lnp.Array]] = [(base.copy(), lnp.asarray(base))]
+    kept: list[tuple[Any, Any]] = []  # hand-outs and elements: compared at the end
     for kind, pick, rnd in steps:
         ref, lazy = pairs[pick % len(pairs)]
         if kind == "index" and ref.ndim:
@@ -265,15 +295,21 @@ def test_random_view_programs_match_numpy(program: tuple[np.ndarray, list[Any]])
             )
             expected, exc = numpy_result(lambda: ref[idx])  # noqa: B023
             if exc is None:
-                # A full integer index gives numpy a scalar: a copy, not a view.
-                pairs.append(
-                    (
-                        np.array(expected)
-                        if np.ndim(expected) == 0 and not isinstance(expected, np.ndarray)
-                        else expected,
-                        lazy[idx],
-                    )
-                )
+                if isinstance(expected, np.ndarray):
+                    pairs.append((expected, lazy[idx]))
+                else:  # a full integer index gives numpy a scalar: a copy, not a view
+                    kept.append((expected, lazy[idx]))
+        elif kind == "element" and ref.size:
+            idx = tuple(rnd.randrange(-s, s) for s in ref.shape)
+            got = lazy[idx]
+            _assert_same_element(got, ref[idx])
+            kept.append((ref[idx], got))
+        elif kind == "hand_out":
+            kept.append((ref.copy(), np.asarray(lazy)))
+        elif kind == "arith" and ref.dtype != np.bool_:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                pairs.append((ref * ref.dtype.type(2), lazy * ref.dtype.type(2)))
         elif kind == "T":
             pairs.append((ref.T, lazy.T))
         elif kind == "swap" and ref.ndim >= 2:
@@ -286,9 +322,9 @@ def test_random_view_programs_match_numpy(program: tuple[np.ndarray, list[Any]])
             idx = tuple(
                 rnd.randrange(-s, s) if s else 0 for s in ref.shape[: rnd.randint(0, ref.ndim)]
             )
-            value = ref.dtype.type(rnd.randint(0, 9))
+            value, lazy_value = _write_value(ref, rnd)
             ref[idx] = value
-            lazy[idx] = value
+            lazy[idx] = lazy_value
         elif kind == "read":
             # Materializing mid-program pins live arrays; views must stay in step.
             _assert_same(lazy, ref)
@@ -299,6 +335,18 @@ def test_random_view_programs_match_numpy(program: tuple[np.ndarray, list[Any]])
                 lazy += ref.dtype.type(3)
     for ref, lazy in pairs:
         _assert_same(lazy, ref)
+    for expected, got in kept:
+        _assert_same_element(got, expected)
+
+
+def _assert_same_element(got: Any, expected: Any) -> None:
+    """numpy's scalar (or hand-out) for a known array; an element of an array
+    still to be computed is a lazy 0-d array of the same dtype."""
+    if isinstance(got, lnp.Array):
+        assert got.shape == () and got.dtype == expected.dtype
+    else:
+        assert type(got) is type(expected)
+    assert_numpy_equal(np.asarray(got), np.asarray(expected), signed_zeros=True)
 
 
 def _check_setitem(a: np.ndarray, idx: Any, value: Any) -> None:

@@ -100,21 +100,16 @@ def _is_element_index(key: Any, ndim: int) -> bool:
     return ndim == 1 and (type(key) is int or isinstance(key, np.integer))
 
 
-def _element_of(var: TensorVariable, key: Any) -> Array | None:
+def _element_of(var: TensorVariable, key: Any) -> Any:
     """``value[key]`` of a graph input with a bound value (a computed array, or
-    data from numpy), as a new bound 0-d array: reading an element of a known
-    value builds and compiles no graph. None when ``var`` has no value."""
+    data from numpy): numpy's scalar, as numpy returns for one integer per axis.
+    Reading an element of a known value builds and compiles no graph, and the
+    element takes part in later arithmetic at numpy's speed. None when ``var``
+    has no value."""
     value = _bound().get(var)
     if value is None:
         return None
-    element = np.array(value[key])  # numpy's IndexError out of range
-    element.flags.writeable = False
-    scalar_type = _SCALAR_TYPES.get(element.dtype)
-    if scalar_type is None:
-        scalar_type = _SCALAR_TYPES[element.dtype] = var.type.clone(shape=())
-    new = scalar_type()
-    _bound()[new] = element
-    return Array(new)
+    return value[key]  # numpy's IndexError out of range
 
 
 def _bound() -> Any:
@@ -128,9 +123,6 @@ def _bound() -> Any:
 
 
 _BOUND_VALUES: Any = None
-
-#: the 0-d tensor type of each dtype (types are values: one serves every element)
-_SCALAR_TYPES: dict[np.dtype[Any], Any] = {}
 
 
 class Array(ArrayMethods):
@@ -151,7 +143,16 @@ class Array(ArrayMethods):
            [ 5., 11.]])
     """
 
-    __slots__ = ("__weakref__", "_base", "_base_version", "_cur", "_version", "_view")
+    __slots__ = (
+        "__weakref__",
+        "_base",
+        "_base_version",
+        "_cur",
+        "_known",
+        "_own",
+        "_version",
+        "_view",
+    )
 
     # numpy defers to our reflected operators (and __array_ufunc__) for mixed operands.
     __array_priority__ = 100.0
@@ -162,6 +163,13 @@ class Array(ArrayMethods):
         self._view: _views.View | None = None
         self._base_version = 0
         self._version = 0
+        # The bound value of ``_cur`` when this array made it (a copy written by
+        # item assignment) and nothing has read ``_var`` since: no other array,
+        # graph or hand-out can see that buffer, so the next item assignment
+        # writes into it instead of copying (see _eager.set_item).
+        self._own: np.ndarray | None = None
+        # the bound value of ``_cur``, once an element read looked it up
+        self._known: np.ndarray | None = None
         if var.owner is not None:
             _LIVE[var] = self
 
@@ -169,6 +177,8 @@ class Array(ArrayMethods):
 
     @property
     def _var(self) -> TensorVariable:
+        # whoever asks for the variable may keep it, or a view of its value
+        self._own = None
         base = self._base
         if base is not None:
             bvar = base._var  # brings the base itself up to date first
@@ -197,6 +207,8 @@ class Array(ArrayMethods):
     def _rebind(self, new: TensorVariable) -> None:
         # Keep the registry of live arrays to current variables only: an old key
         # would keep its whole graph (and any pinned value) alive.
+        self._own = None
+        self._known = None
         old = self._cur
         if _LIVE.get(old) is self:
             del _LIVE[old]
@@ -509,7 +521,14 @@ class Array(ArrayMethods):
 
     # -- indexing ------------------------------------------------------------------
 
-    def __getitem__(self, key: Any) -> Array:
+    def __getitem__(self, key: Any) -> Any:
+        # an element of a known value: numpy's scalar (a read that keeps _own)
+        if self._base is None:
+            value = self._known
+            if value is None and self._cur.owner is None:
+                value = self._known = _bound().get(self._cur)
+            if value is not None and _is_element_index(key, value.ndim):
+                return value[key]  # numpy's IndexError out of range
         var = self._var
         if var.owner is None and _is_element_index(key, var.ndim):
             scalar = _element_of(var, key)
@@ -529,10 +548,9 @@ class Array(ArrayMethods):
         return result
 
     def __setitem__(self, key: Any, value: Any) -> None:
-        new = set_item(self, key, value)  # a known small array: assigned at once
-        if new is None:
-            new = _views.set_item(self._var, _views.unwrap_index(key), value)
-        self._assign(new)
+        if set_item(self, key, value):  # a known array: assigned at once
+            return
+        self._assign(_views.set_item(self._var, _views.unwrap_index(key), value))
 
     # -- view-making methods ---------------------------------------------------------
 

@@ -159,7 +159,10 @@ _LANES_MAX = 4096
 def elementwise(fn: Callable[..., Any], args: Sequence[Any]) -> Any:
     """``fn(*args)`` as a known Array when every operand is a known value (or a
     Python scalar) and the result qualifies (see the module docstring), computed
-    without recording a node; None otherwise (the caller records the graph)."""
+    without recording a node; None otherwise (the caller records the graph).
+    When every operand is a Python or numpy scalar, the result is numpy's
+    scalar, as numpy's own functions return (``np.cos(np.pi * k / n)`` in an
+    element loop stays a number)."""
     limit = config.eager_max_elements
     if limit <= 0:
         return None
@@ -168,9 +171,11 @@ def elementwise(fn: Callable[..., Any], args: Sequence[Any]) -> Any:
     signature: list[Any] = []
     raw: list[Any] = []
     bound = _BOUND_DATA
+    scalars = True
     for a in args:
         t = type(a)
         if t is _ARRAY:
+            scalars = False
             var = a._var
             if var.owner is not None:
                 return None
@@ -190,6 +195,8 @@ def elementwise(fn: Callable[..., Any], args: Sequence[Any]) -> Any:
             name = _DTYPE_NAMES.get(a.dtype)
             if name is None or a.size > limit:
                 return None
+            if t is np.ndarray:
+                scalars = False
             signature.append(_TYPE_OF(name, a.shape))
             raw.append(a if t is np.ndarray else np.asarray(a))
         else:
@@ -212,6 +219,8 @@ def elementwise(fn: Callable[..., Any], args: Sequence[Any]) -> Any:
     if got is None:
         return None
     value, out_type = got
+    if scalars:
+        return value[()]
     value.flags.writeable = False
     return _ARRAY(_BIND_VALUE(value, out_type))
 
@@ -228,49 +237,89 @@ _ASSIGNABLE: dict[str, tuple[type, ...]] = {
 }
 
 
-def set_item(arr: Any, key: Any, value: Any) -> TensorVariable | None:
-    """The value ``arr[key] = value`` gives ``arr``, as a new graph input, when
-    ``arr`` is a known small array (not a view), ``key`` basic (integers and
-    slices, in range) and ``value`` a known value of ``arr``'s dtype or a Python
-    scalar that converts to it exactly; None otherwise (the caller records an
-    ``IncSubtensor``, whose ``perform`` is the same numpy assignment)."""
-    limit = config.eager_max_elements
-    if limit <= 0 or arr._base is not None:
-        return None
+def set_item(arr: Any, key: Any, value: Any) -> bool:
+    """Assign ``arr[key] = value`` at once and return True, when ``arr`` is a
+    known array (not a view), ``key`` basic (integers and slices, in range) and
+    ``value`` a known value or numpy scalar of ``arr``'s dtype, or a Python
+    scalar that converts to it exactly; False otherwise (the caller records an
+    ``IncSubtensor``, whose ``perform`` is the same numpy assignment).
+
+    Copy on write: the first assignment copies the value (others may share
+    it), later ones write into that copy while the array alone can see it
+    (``Array._own``: reading the array's variable for anything but an element
+    gives the copy away). A loop assigning elements then costs numpy's
+    assignment, not a copy of the array per element.
+    """
+    own = arr._own
+    if own is not None:  # arr._cur is bound to a read-only view of ``own``
+        if not _basic_in_range(key, own.shape):
+            return False
+        y = _assignable(value, own.dtype)
+        if y is _NO:
+            return False
+        try:
+            own[key] = y  # numpy checks before it writes: a failure changes nothing
+        except (ValueError, IndexError, TypeError):
+            return False  # the recorded path raises its own error, naming the call
+        arr._version += 1  # views of ``arr`` read it again
+        return True
+    if config.eager_max_elements <= 0 or arr._base is not None:
+        return False
     if _ARRAY is None:
         _import_late()
     var = arr._cur
     if var.owner is not None:
-        return None
+        return False
     x = _BOUND_DATA.get(var)
-    if x is None or x.flags.writeable or x.size > limit or _on_a_device(x):
-        return None
+    if x is None or x.flags.writeable or _on_a_device(x):
+        return False
     if not _basic_in_range(key, x.shape):
-        return None
+        return False
+    y = _assignable(value, x.dtype)
+    if y is _NO:
+        return False
+    # ``own``: a writeable copy only this array reaches; the variable is bound
+    # to a read-only view of it, so every reader sees a read-only value
+    own = x.copy()
+    try:
+        own[key] = y
+    except (ValueError, IndexError, TypeError):
+        return False
+    bound = own.view()
+    bound.flags.writeable = False
+    arr._assign(_BIND_VALUE(bound, var.type))
+    arr._own = own
+    return True
+
+
+_NO = object()
+
+
+def _assignable(value: Any, dtype: np.dtype[Any]) -> Any:
+    """What numpy assigns for ``value`` into an array of ``dtype``, when the
+    graph's assignment would give the same: a known value or numpy scalar of
+    that dtype, or a Python scalar that converts exactly; ``_NO`` otherwise."""
     t = type(value)
     if t is _ARRAY:
-        vvar = value._var
-        y = _BOUND_DATA.get(vvar) if vvar.owner is None else None
-        if y is None or y.flags.writeable or y.dtype != x.dtype or _on_a_device(y):
-            return None
-    elif t in _ASSIGNABLE.get(var.type.dtype, ()):
+        var = value._var
+        y = _BOUND_DATA.get(var) if var.owner is None else None
+        if y is None or y.flags.writeable or y.dtype != dtype or _on_a_device(y):
+            return _NO
+        return y
+    if isinstance(value, np.generic):
+        return value if value.dtype == dtype else _NO
+    if t in _ASSIGNABLE.get(dtype.name, ()):
         if t is int and not _INT64_MIN <= value <= _INT64_MAX:
-            return None
-        y = value
-    else:
-        return None
-    out = x.copy()
-    try:
-        out[key] = y
-    except (ValueError, IndexError, TypeError):
-        return None  # the recorded path raises its own error, naming the call
-    out.flags.writeable = False
-    return _BIND_VALUE(out, var.type)  # type: ignore[no-any-return]
+            return _NO
+        return value
+    return _NO
 
 
 def _basic_in_range(key: Any, shape: tuple[int, ...]) -> bool:
     """Whether ``key`` is integers (within their axes) and slices (of integers, a
     nonzero step), at most one per axis."""
+    if type(key) is int:  # the common case: one element of a vector
+        return bool(shape) and -shape[0] <= key < shape[0]
     if type(key) is not tuple:
         key = (key,)
     if len(key) > len(shape):
