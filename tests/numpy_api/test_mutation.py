@@ -389,3 +389,38 @@ def test_setitem_advanced_and_mask_match_numpy(data: Any) -> None:
     target = a[idx].shape
     value = data.draw(arrays("float64", hnp.broadcastable_shapes(target, max_dims=1, min_side=0)))
     _check_setitem(a, idx, value)
+
+
+#: numpy functions that return a view of their array argument
+VIEW_FUNCTIONS: list[tuple[str, Any]] = [
+    ("transpose", lambda m, a: m.transpose(a)),
+    ("transpose_axes", lambda m, a: m.transpose(a, (1, 2, 0))),
+    ("permute_dims", lambda m, a: m.permute_dims(a, (2, 0, 1))),
+    ("matrix_transpose", lambda m, a: m.matrix_transpose(a)),
+    ("linalg.matrix_transpose", lambda m, a: m.linalg.matrix_transpose(a)),
+    ("swapaxes", lambda m, a: m.swapaxes(a, 0, -1)),
+    ("moveaxis", lambda m, a: m.moveaxis(a, 0, -1)),
+    ("rollaxis", lambda m, a: m.rollaxis(a, 2)),
+    ("expand_dims", lambda m, a: m.expand_dims(a, (0, 2))),
+    ("squeeze", lambda m, a: m.squeeze(a)),
+    ("squeeze_axis", lambda m, a: m.squeeze(a, axis=1)),
+    ("atleast_3d", lambda m, a: m.atleast_3d(a[:, 0, :])),
+    ("flip", lambda m, a: m.flip(a)),
+    ("flip_axis", lambda m, a: m.flip(a, axis=(0, -1))),
+    ("fliplr", lambda m, a: m.fliplr(a)),
+    ("flipud", lambda m, a: m.flipud(a)),
+]
+
+
+@pytest.mark.parametrize("name, make", VIEW_FUNCTIONS, ids=[n for n, _ in VIEW_FUNCTIONS])
+def test_functions_numpy_returns_views_of_return_views(name: str, make: Any) -> None:
+    """A write to the base shows in the view, and a write to the view in the
+    base, as numpy's views do (not a snapshot taken at the call)."""
+    a_np = np.arange(6.0).reshape(2, 1, 3)
+    a = lnp.asarray(a_np)
+    v, v_np = make(lnp, a), make(np, a_np)
+    a[1, 0, 2] = a_np[1, 0, 2] = -5.0
+    _assert_same(v, v_np)
+    v[(0,) * v.ndim] = v_np[(0,) * v_np.ndim] = 9.0
+    _assert_same(a, a_np)
+    _assert_same(v, v_np)

@@ -29,6 +29,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import numpy as np
+from lazygraph.configuration import config
 from lazygraph.numpy import _views
 from lazygraph.numpy._array_methods import ArrayMethods
 from lazygraph.numpy._eager import known, set_item
@@ -522,15 +523,18 @@ class Array(ArrayMethods):
     # -- indexing ------------------------------------------------------------------
 
     def __getitem__(self, key: Any) -> Any:
-        # an element of a known value: numpy's scalar (a read that keeps _own)
-        if self._base is None:
+        # an element of a known value: numpy's scalar (a read that keeps _own);
+        # not with eager_max_elements=0 (a traced function, or every node
+        # through the backend), where it is a node of the graph
+        eager = config.eager_max_elements > 0
+        if self._base is None and eager:
             value = self._known
             if value is None and self._cur.owner is None:
                 value = self._known = _bound().get(self._cur)
             if value is not None and _is_element_index(key, value.ndim):
                 return value[key]  # numpy's IndexError out of range
         var = self._var
-        if var.owner is None and _is_element_index(key, var.ndim):
+        if eager and var.owner is None and _is_element_index(key, var.ndim):
             scalar = _element_of(var, key)
             if scalar is not None:
                 return scalar
@@ -720,16 +724,12 @@ class Array(ArrayMethods):
     def __matmul__(self, other: Any) -> Any:
         if not _is_operand(other):
             return NotImplemented
-        from lazygraph.numpy._linear_algebra import matmul
-
-        return matmul(self, other)
+        return _ns().matmul(self, other)  # the public function: its replay lane
 
     def __rmatmul__(self, other: Any) -> Any:
         if not _is_operand(other):
             return NotImplemented
-        from lazygraph.numpy._linear_algebra import matmul
-
-        return matmul(other, self)
+        return _ns().matmul(other, self)
 
     def __and__(self, other: Any) -> Any:
         return _binary("bitwise_and", self, other)

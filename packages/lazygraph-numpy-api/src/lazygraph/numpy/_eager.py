@@ -17,7 +17,9 @@ later calls ask that Op for its value on the operands' values
 conversion as the node's).
 
 Only nodes that no rewrite would change the value of run at once: elementwise
-functions, indexing, reductions, shape and creation ops, and among elementwise
+functions, indexing, reductions, shape and creation ops, matrix products and
+single-output linear algebra, sorting, cumulative and structural ops (an
+iterative solver's ``float(np.linalg.norm(b - A @ x))``), and among elementwise
 functions not those a stabilising rewrite looks through
 (:func:`lazygraph.tensor.rewriting.stabilize.may_be_stabilised`: ``exp``,
 ``sigmoid``, ``1 + x``), which stay in the graph so that ``log(1 + x)`` is still
@@ -44,14 +46,27 @@ from typing import Any
 import numpy as np
 from lazygraph.configuration import config
 from lazygraph.graph.basic import Apply, Constant, Variable
+from lazygraph.tensor.advanced_subtensor import (
+    AdvancedIncSubtensor,
+    AdvancedSubtensor,
+    Take,
+    TakeAlongAxis,
+)
+from lazygraph.tensor.blas import AllocDiag, Einsum, ExtractDiag, MatMul
 from lazygraph.tensor.creation import ARange
+from lazygraph.tensor.cumulative import CumOp
 from lazygraph.tensor.elemwise import DimShuffle, Elemwise
 from lazygraph.tensor.join import Join
+from lazygraph.tensor.linalg.decomp import Cholesky
+from lazygraph.tensor.linalg.solve import Det, Inv, Pinv, Solve
 from lazygraph.tensor.reduction import Reduce
 from lazygraph.tensor.rewriting.canonicalize import is_constant_all
 from lazygraph.tensor.rewriting.stabilize import inner_of_a_rule, may_be_stabilised
 from lazygraph.tensor.scalar import ScalarOp
+from lazygraph.tensor.search import SearchSorted
 from lazygraph.tensor.shape import Alloc, Reshape
+from lazygraph.tensor.sort import ArgSort, Sort
+from lazygraph.tensor.structure import Flip, Pad, Repeat, Roll
 from lazygraph.tensor.subtensor import IncSubtensor, Subtensor
 from lazygraph.tensor.variable import TensorVariable
 
@@ -62,7 +77,40 @@ __all__: list[str] = []
 #: they were recorded).
 DEPTH = 6
 
-_OPS = (Elemwise, DimShuffle, Subtensor, IncSubtensor, Reduce, Reshape, Join, ARange, Alloc)
+_OPS = (
+    Elemwise,
+    DimShuffle,
+    Subtensor,
+    IncSubtensor,
+    Reduce,
+    Reshape,
+    Join,
+    ARange,
+    Alloc,
+    # no rewrite looks through these as its inner node (linalg has no rewrites
+    # yet; MatMul's only rule, matmul of two transposes, is exact either way)
+    MatMul,
+    Einsum,
+    ExtractDiag,
+    AllocDiag,
+    Inv,
+    Solve,
+    Det,
+    Pinv,
+    Cholesky,
+    Flip,
+    Roll,
+    Repeat,
+    Pad,
+    Sort,
+    ArgSort,
+    CumOp,
+    SearchSorted,
+    AdvancedSubtensor,
+    AdvancedIncSubtensor,
+    Take,
+    TakeAlongAxis,
+)
 
 
 def known(var: TensorVariable) -> TensorVariable:
@@ -103,6 +151,14 @@ def _value(var: Variable, bound: Any, memo: dict[Variable, Any], depth: int) -> 
         if value is None:
             return None
         values.append(value)
+    out = memo[var] = run_node(node, values)
+    return out
+
+
+def run_node(node: Apply, values: list[Any]) -> np.ndarray:
+    """The value of a one-output ``node`` (one that :func:`_qualifies`) on its
+    inputs' ``values``: its Op's ``perform``, floating-point errors ignored as
+    in every backend, as a new array of the output's exact dtype."""
     storage: list[list[Any]] = [[None]]
     op = node.op
     if type(op) is Elemwise:
@@ -111,12 +167,11 @@ def _value(var: Variable, bound: Any, memo: dict[Variable, Any], depth: int) -> 
         with np.errstate(all="ignore"):
             op.perform(node, values, storage)
     out = storage[0][0]
-    target = var.type.numpy_dtype  # type: ignore[attr-defined]
+    target = node.outputs[0].type.numpy_dtype  # type: ignore[attr-defined]
     if type(out) is not np.ndarray or out.dtype != target:
         out = np.asarray(out, dtype=target)
     if out.base is not None or any(out is v for v in values):
         out = out.copy()  # a view of an input (or the input): the result owns its value
-    memo[var] = out
     return out
 
 

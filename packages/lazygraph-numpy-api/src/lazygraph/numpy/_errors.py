@@ -122,6 +122,10 @@ def names_errors(func: F, name: str | None = None) -> F:
     @functools.wraps(func)
     def named(*args: Any, **kwargs: Any) -> Any:
         try:
+            if args:  # known operands: the signature's recorded plan (_replay)
+                got = _replay_call(func, args, kwargs)
+                if got is not _MISS:
+                    return got
             return func(*args, **kwargs)
         except NAMED_ERRORS as exc:
             if not _outermost(sys._getframe(1)):
@@ -137,6 +141,18 @@ def names_errors(func: F, name: str | None = None) -> F:
     named.__lazygraph_names_errors__ = True  # type: ignore[attr-defined]
     return named  # type: ignore[return-value]
 
+
+def _replay_call(func: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
+    """lazygraph.numpy._replay.call, imported at the first call (it imports the
+    namespace's modules, which import this one)."""
+    global _replay_call, _MISS
+    from lazygraph.numpy import _replay
+
+    _replay_call, _MISS = _replay.call, _replay.MISS
+    return _replay.call(func, args, kwargs)
+
+
+_MISS: Any = object()
 
 #: The code of every wrapper :func:`names_errors` makes (they share one body).
 _NAMED_CODE = names_errors(lambda: None, "_").__code__

@@ -80,7 +80,9 @@ def matrix_transpose(x: ArrayLike, /) -> Array:
     >>> matrix_transpose([[1, 2, 3]]).shape
     (3, 1)
     """
-    return wrap(lt.matrix_transpose(as_variable(x)))
+    from lazygraph.numpy._manipulation import shuffled
+
+    return shuffled(x, lt.matrix_transpose(as_variable(x)))
 
 
 def dot(a: ArrayLike, b: ArrayLike, out: None = None) -> Array:

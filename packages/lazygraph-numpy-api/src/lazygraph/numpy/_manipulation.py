@@ -25,6 +25,7 @@ from lazygraph.numpy._errors import UnsupportedArgumentsError
 from lazygraph.numpy._joining import *  # noqa: F403
 from lazygraph.numpy._joining import _wrap_all
 from lazygraph.numpy._ufunc import ArrayLike, reject_out
+from lazygraph.tensor.elemwise import DimShuffle
 from lazygraph.tensor.shape import normalize_axis
 
 __all__ = [
@@ -113,6 +114,45 @@ def reshape(
     return wrap(lt.reshape(as_variable(a), shape, order=order))
 
 
+def shuffled(a: Any, out: lt.TensorVariable) -> Array:
+    """``out``, an axis permutation of ``a`` with size-1 axes inserted or dropped
+    (a ``DimShuffle`` of it), as numpy returns it for an Array ``a``: a view,
+    which follows later writes to ``a`` and writes through to it."""
+    if not isinstance(a, Array) or None in out.type.shape:
+        return wrap(out)
+    if out is a._var:
+        return a[...]  # the same axes: still a new view
+    node = out.owner
+    if node is None or not isinstance(node.op, DimShuffle) or node.inputs[0] is not a._var:
+        return wrap(out)
+    kept = [k for k in node.op.new_order if k != "x"]
+    perm = kept + [k for k in range(a.ndim) if k not in kept]  # dropped: size 1, last
+    view = a if perm == list(range(a.ndim)) else a.transpose(perm)
+    if len(kept) == a.ndim and "x" not in node.op.new_order:
+        return view
+    return view.reshape(out.type.shape)  # size-1 axes only: numpy's reshape is a view
+
+
+def _same(a: Any, x: lt.TensorVariable) -> Any:
+    """``a`` itself when it is an Array (numpy's ``atleast_*d`` return their input
+    when it has the dimensions already), else ``x`` wrapped."""
+    return a if isinstance(a, Array) and x is a._var else wrap(x)
+
+
+def _flip_axes(axis: int | Sequence[int], ndim: int) -> tuple[int, ...]:
+    """``axis`` (one or several) as non-negative axes of an ``ndim``-d array."""
+    axes = (axis,) if isinstance(axis, (int, np.integer)) else tuple(axis)
+    return tuple(normalize_axis(k, ndim, "flip") for k in axes)
+
+
+def _flipped(m: Any, out: lt.TensorVariable, axes: Sequence[int]) -> Array:
+    """``out`` (``m`` reversed along ``axes``), as numpy returns it for an Array
+    ``m``: the view ``m[::-1]`` along those axes."""
+    if not isinstance(m, Array):
+        return wrap(out)
+    return m[tuple(slice(None, None, -1) if k in axes else slice(None) for k in range(m.ndim))]
+
+
 def _is_fortran(a: Any) -> bool:
     # numpy's "A": Fortran order for an array that is F- and not C-contiguous
     return isinstance(a, np.ndarray) and a.flags.f_contiguous and not a.flags.c_contiguous
@@ -142,7 +182,7 @@ def transpose(a: ArrayLike, axes: Sequence[int] | None = None) -> Array:
     >>> transpose([[1, 2, 3]]).shape
     (3, 1)
     """
-    return wrap(lt.transpose(as_variable(a), axes))
+    return shuffled(a, lt.transpose(as_variable(a), axes))
 
 
 def permute_dims(a: ArrayLike, /, axes: Sequence[int] | None = None) -> Array:
@@ -151,7 +191,7 @@ def permute_dims(a: ArrayLike, /, axes: Sequence[int] | None = None) -> Array:
     >>> permute_dims(reshape(arange(6), (1, 2, 3)), (2, 0, 1)).shape
     (3, 1, 2)
     """
-    return wrap(lt.transpose(as_variable(a), axes))
+    return shuffled(a, lt.transpose(as_variable(a), axes))
 
 
 def swapaxes(a: ArrayLike, axis1: int, axis2: int) -> Array:
@@ -160,7 +200,7 @@ def swapaxes(a: ArrayLike, axis1: int, axis2: int) -> Array:
     >>> swapaxes([[1, 2, 3]], 0, 1).shape
     (3, 1)
     """
-    return wrap(lt.swapaxes(as_variable(a), axis1, axis2))
+    return shuffled(a, lt.swapaxes(as_variable(a), axis1, axis2))
 
 
 def moveaxis(a: ArrayLike, source: Any, destination: Any) -> Array:
@@ -169,7 +209,7 @@ def moveaxis(a: ArrayLike, source: Any, destination: Any) -> Array:
     >>> moveaxis(reshape(arange(6), (1, 2, 3)), 0, -1).shape
     (2, 3, 1)
     """
-    return wrap(lt.moveaxis(as_variable(a), source, destination))
+    return shuffled(a, lt.moveaxis(as_variable(a), source, destination))
 
 
 def expand_dims(a: ArrayLike, axis: int | Sequence[int] = 0) -> Array:
@@ -178,7 +218,7 @@ def expand_dims(a: ArrayLike, axis: int | Sequence[int] = 0) -> Array:
     >>> expand_dims([1, 2], axis=(0, 2)).shape
     (1, 2, 1)
     """
-    return wrap(lt.expand_dims(as_variable(a), axis))
+    return shuffled(a, lt.expand_dims(as_variable(a), axis))
 
 
 def squeeze(a: ArrayLike, axis: int | Sequence[int] | None = None) -> Array:
@@ -187,7 +227,7 @@ def squeeze(a: ArrayLike, axis: int | Sequence[int] | None = None) -> Array:
     >>> squeeze([[[1], [2]]]).shape
     (2,)
     """
-    return wrap(lt.squeeze(as_variable(a), axis))
+    return shuffled(a, lt.squeeze(as_variable(a), axis))
 
 
 def broadcast_to(array: ArrayLike, shape: Any, subok: bool = False) -> Array:
@@ -226,7 +266,9 @@ def atleast_1d(*arys: ArrayLike) -> Any:
     >>> atleast_1d(5.0).shape
     (1,)
     """
-    out = [wrap(lt.reshape(x, (1,)) if x.ndim == 0 else x) for x in map(as_tensor, arys)]
+    out = []
+    for a, x in zip(arys, map(as_tensor, arys), strict=True):
+        out.append(shuffled(a, lt.expand_dims(x, 0)) if x.ndim == 0 else _same(a, x))
     return out[0] if len(out) == 1 else tuple(out)
 
 
@@ -238,8 +280,11 @@ def atleast_2d(*arys: ArrayLike) -> Any:
     (1, 2)
     """
     out = []
-    for x in map(as_tensor, arys):
-        out.append(wrap(lt.expand_dims(x, tuple(range(2 - x.ndim))) if x.ndim < 2 else x))
+    for a, x in zip(arys, map(as_tensor, arys), strict=True):
+        if x.ndim < 2:
+            out.append(shuffled(a, lt.expand_dims(x, tuple(range(2 - x.ndim)))))
+        else:
+            out.append(_same(a, x))
     return out[0] if len(out) == 1 else tuple(out)
 
 
@@ -251,14 +296,17 @@ def atleast_3d(*arys: ArrayLike) -> Any:
     (1, 2, 1)
     """
     out = []
-    for x in map(as_tensor, arys):
+    for a, x in zip(arys, map(as_tensor, arys), strict=True):
         if x.ndim == 0:
-            x = lt.reshape(x, (1, 1, 1))
+            x = lt.expand_dims(x, (0, 1, 2))
         elif x.ndim == 1:
             x = lt.expand_dims(x, (0, 2))
         elif x.ndim == 2:
             x = lt.expand_dims(x, 2)
-        out.append(wrap(x))
+        else:
+            out.append(_same(a, x))
+            continue
+        out.append(shuffled(a, x))
     return out[0] if len(out) == 1 else tuple(out)
 
 
@@ -273,7 +321,10 @@ def flip(m: ArrayLike, axis: int | Sequence[int] | None = None) -> Array:
     array([[2, 1],
            [4, 3]])
     """
-    return wrap(lt.flip(as_variable(m), axis))
+    out = lt.flip(as_variable(m), axis)  # numpy's errors for a bad axis
+    ndim = out.ndim
+    axes = range(ndim) if axis is None else _flip_axes(axis, ndim)
+    return _flipped(m, out, tuple(axes))
 
 
 def fliplr(m: ArrayLike) -> Array:
@@ -282,7 +333,7 @@ def fliplr(m: ArrayLike) -> Array:
     >>> fliplr([[1, 2]]).compute()
     array([[2, 1]])
     """
-    return wrap(lt.fliplr(as_variable(m)))
+    return _flipped(m, lt.fliplr(as_variable(m)), (1,))
 
 
 def flipud(m: ArrayLike) -> Array:
@@ -291,7 +342,7 @@ def flipud(m: ArrayLike) -> Array:
     >>> flipud([1, 2]).compute()
     array([2, 1])
     """
-    return wrap(lt.flipud(as_variable(m)))
+    return _flipped(m, lt.flipud(as_variable(m)), (0,))
 
 
 def rot90(m: ArrayLike, k: int = 1, axes: tuple[int, int] = (0, 1)) -> Array:

@@ -316,9 +316,9 @@ def rollaxis(a: ArrayLike, axis: int, start: int = 0) -> Array:
     start = start + n if start < 0 else start
     if start > axis:
         start -= 1
-    if axis == start:
-        return wrap(x)
-    return wrap(lt.moveaxis(x, axis, start))
+    from lazygraph.numpy._manipulation import shuffled
+
+    return shuffled(a, x if axis == start else lt.moveaxis(x, axis, start))
 
 
 def fill_diagonal(a: Any, val: Any, wrap: bool = False) -> None:

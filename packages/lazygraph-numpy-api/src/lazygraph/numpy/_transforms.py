@@ -41,6 +41,7 @@ from lazygraph import gradient
 from lazygraph.compile.cache import cached_function
 from lazygraph.compile.function import function
 from lazygraph.compile.profile import ProfileStats
+from lazygraph.configuration import config
 from lazygraph.graph.basic import Constant, Variable
 from lazygraph.graph.fg import FunctionGraph
 from lazygraph.graph.traversal import graph_inputs
@@ -331,7 +332,10 @@ class Transformed:
             for leaf in leaves
         ]
         dynamic, kw = unflatten(treedef, arrays)
-        result = self._build(self._fun, self._merge(len(args), dynamic, statics), kw)
+        # a graph of the arrays' variables: nothing runs at once, which would
+        # give a value cut off from them (and a zero gradient)
+        with config.change(eager_max_elements=0):
+            result = self._build(self._fun, self._merge(len(args), dynamic, statics), kw)
         out_leaves, out_tree = flatten(result, is_leaf=_is_lazy)
         return unflatten(
             out_tree,

@@ -492,7 +492,9 @@ def matrix_transpose(x: Any, /) -> Array:
         raise ValueError(
             f"matrix_transpose: input must be at least 2-dimensional, got shape {v.type.shape}"
         )
-    return wrap(lt.matrix_transpose(v))
+    from lazygraph.numpy._manipulation import shuffled
+
+    return shuffled(x, lt.matrix_transpose(v))
 
 
 def diagonal(x: Any, /, *, offset: int = 0) -> Array:

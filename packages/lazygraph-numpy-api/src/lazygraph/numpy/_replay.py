@@ -1,0 +1,241 @@
+"""Namespace calls on known values, replayed without recording.
+
+A call of a lazygraph.numpy function on small known arrays runs at once
+(:mod:`lazygraph.numpy._eager`), but it still records its nodes first, and
+recording costs far more than numpy's own call: ``np.linalg.norm(b - A @ x)``
+in an iterative solver's loop condition records six nodes each iteration.
+
+What a call records depends only on its operands' types and its other
+arguments (axis, ord, keepdims, Python scalars), never on the arrays' values.
+So the first call of each such signature records once, on stand-in inputs of
+the operands' types; when every node it recorded is one that runs at once
+(``_eager._qualifies``: no rewrite would change its value, its result is small)
+and reads only the operands and constants, the plan is kept, and later calls
+with that signature run the nodes' ``perform`` on the operands' values
+directly, in the recorded order (``_eager.run_node``, the same code the
+recording path runs). Anything else (a pending operand, a view, a mutation, a
+value read while recording, random draws) takes the ordinary path.
+
+>>> import numpy
+>>> import lazygraph.numpy as lnp
+>>> A = lnp.asarray(numpy.eye(3) * 2)
+>>> b = lnp.asarray(numpy.ones(3))
+>>> [float(lnp.linalg.norm(b - A @ (0.5 * b))) for _ in range(2)]
+[0.0, 0.0]
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+from lazygraph.configuration import config
+from lazygraph.graph.basic import Apply, Constant, Variable
+
+__all__: list[str] = []
+
+#: returned when a call is not replayed (the caller runs the function)
+MISS: Any = object()
+
+#: (function, eager limit, signature) -> a plan, or False when its calls record
+#: something a plan cannot replay
+_PLANS: dict[tuple[Any, ...], Any] = {}
+_PLANS_MAX = 4096
+
+#: the arguments a signature holds by value (hashable, fixed by the call site)
+_STATIC = (bool, int, float, complex, str, type(None), slice, np.dtype, type)
+
+
+class _Miss(Exception):
+    """An argument the signature cannot describe."""
+
+
+class _Plan:
+    """The nodes a signature records, in order, with where each input comes from:
+    an operand (its position), an earlier node's output, or a constant."""
+
+    __slots__ = ("constant", "out_type", "steps")
+
+    def __init__(
+        self,
+        steps: list[tuple[Apply, tuple[Any, ...]]],
+        out_type: Any,
+        constant: np.ndarray | None = None,
+    ) -> None:
+        self.steps = steps
+        self.out_type = out_type
+        self.constant = constant  # a read-only result that reads no operand value
+
+    def run(self, raw: list[np.ndarray]) -> np.ndarray:
+        if self.constant is not None:
+            return self.constant  # (zeros_like: shared, read-only like every value)
+        values = list(raw)
+        for node, sources in self.steps:
+            ins = [values[s] if type(s) is int else s.data for s in sources]
+            values.append(_RUN_NODE(node, ins))
+        return values[-1]
+
+
+def call(func: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
+    """``func(*args, **kwargs)`` replayed from its signature's plan, or ``MISS``."""
+    limit = config.eager_max_elements
+    if limit <= 0:
+        return MISS
+    if _ARRAY is None:
+        _import_late()
+    raw: list[np.ndarray] = []
+    try:
+        sig = _describe(args, raw)
+        ksig = _describe(tuple(sorted(kwargs.items())), raw) if kwargs else ()
+    except _Miss:
+        return MISS
+    if not raw:
+        return MISS  # no array operand: nothing known to replay from
+    key = (func, limit, sig, ksig)
+    plan = _PLANS.get(key)
+    if plan is None:
+        plan = _record(func, args, kwargs, len(raw))
+        if len(_PLANS) >= _PLANS_MAX:
+            _PLANS.clear()
+        _PLANS[key] = plan
+    if plan is False:
+        return MISS
+    value = plan.run(raw)
+    value.flags.writeable = False
+    return _ARRAY(_BIND_VALUE(value, plan.out_type))
+
+
+def _describe(obj: Any, raw: list[np.ndarray]) -> Any:
+    """The signature entry of an argument: a known array's type (its value goes
+    to ``raw``), a static value with its class, or a tuple/list of entries."""
+    t = type(obj)
+    if t is _ARRAY:
+        if obj._base is not None:
+            raise _Miss  # a view: its layout (ravel order "K", ...) is not in its type
+        var = obj._var
+        if var.owner is not None:
+            raise _Miss
+        value = _BOUND_DATA.get(var)
+        if value is None or value.flags.writeable or _ON_A_DEVICE(value):
+            raise _Miss
+        raw.append(value)
+        return var.type
+    if t in _STATIC:
+        return (t, obj)
+    if t is tuple or t is list:
+        return (t, tuple(_describe(o, raw) for o in obj))
+    raise _Miss
+
+
+def _stand_in(obj: Any, made: list[Variable]) -> Any:
+    """``obj`` with every known array replaced by a new array over a stand-in
+    input of the same type (collected in ``made``)."""
+    t = type(obj)
+    if t is _ARRAY:
+        var = obj._var.type.make_variable()
+        made.append(var)
+        return _ARRAY(var)
+    if t is tuple or t is list:
+        return t(_stand_in(o, made) for o in obj)
+    return obj
+
+
+def _record(
+    func: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, Any], n_operands: int
+) -> _Plan | bool:
+    """Record ``func`` once on stand-ins and make its plan; False when the
+    recording is not one a plan replays."""
+    if getattr(func, "__module__", "").startswith("lazygraph.numpy.random"):
+        return False
+    made: list[Variable] = []
+    stand_args = _stand_in(args, made)
+    stand_kwargs = {k: _stand_in(v, made) for k, v in kwargs.items()}
+    arrays = _arrays((stand_args, stand_kwargs))
+    try:
+        out = func(*stand_args, **stand_kwargs)
+    except Exception:  # the ordinary call raises it again, with its message
+        return False
+    if type(out) is not _ARRAY or out._base is not None or any(out is a for a in arrays):
+        return False  # not one new array (a view, a tuple, a Python value, an operand)
+    if any(a._cur is not v or a._version for a, v in zip(arrays, made, strict=True)):
+        return False  # it wrote to an operand
+    var = out._cur
+    if var.owner is None:  # computed while recording: it reads no operand's value
+        value = _BOUND_DATA.get(var)
+        if value is None or value.flags.writeable or var in made:
+            return False
+        return _Plan([], var.type, value)
+    steps = _steps(var, made)
+    if steps is None or len(made) != n_operands:
+        return False
+    if len(steps) == 1 and type(steps[0][0].op) is _ELEMWISE:
+        return False  # one elementwise node: the elementwise lane's (Python scalars by class)
+    return _Plan(steps, var.type)
+
+
+def _arrays(obj: Any) -> list[Any]:
+    if type(obj) is _ARRAY:
+        return [obj]
+    if type(obj) in (tuple, list):
+        return [a for o in obj for a in _arrays(o)]
+    if type(obj) is dict:
+        return [a for o in obj.values() for a in _arrays(o)]
+    return []
+
+
+def _steps(out: Variable, inputs: list[Variable]) -> list[tuple[Apply, tuple[Any, ...]]] | None:
+    """The nodes from ``inputs`` to ``out`` in an order that runs them, each with
+    its input sources; None unless every node qualifies and every leaf is an
+    input or a constant."""
+    slot = {v: i for i, v in enumerate(inputs)}
+    order: list[Apply] = []
+    seen: set[Variable] = set()
+    stack: list[tuple[Variable, bool]] = [(out, False)]
+    while stack:
+        var, expanded = stack.pop()
+        node = var.owner
+        if expanded:
+            order.append(node)  # type: ignore[arg-type]
+            continue
+        if var in seen:
+            continue
+        seen.add(var)
+        if node is None:
+            if var not in slot and not isinstance(var, Constant):
+                return None  # a value captured while recording
+            continue
+        if not _QUALIFIES(node) or len(order) > 64:
+            return None
+        stack.append((var, True))
+        stack.extend((v, False) for v in node.inputs)
+    if not order:
+        return None
+    steps = []
+    for n, node in enumerate(order):  # node n's output is value len(inputs) + n
+        sources = tuple(v if isinstance(v, Constant) else slot[v] for v in node.inputs)
+        slot[node.outputs[0]] = len(inputs) + n
+        steps.append((node, sources))
+    return steps
+
+
+_ARRAY: Any = None
+_BOUND_DATA: Any = None
+_BIND_VALUE: Any = None
+_ON_A_DEVICE: Any = None
+_QUALIFIES: Any = None
+_RUN_NODE: Any = None
+_ELEMWISE: Any = None
+
+
+def _import_late() -> None:
+    """The modules this one reads (they import the namespace, which imports this)."""
+    global _ARRAY, _BOUND_DATA, _BIND_VALUE, _ON_A_DEVICE, _QUALIFIES, _RUN_NODE, _ELEMWISE
+    from lazygraph.numpy import _convert, _eager
+    from lazygraph.numpy._array import Array
+    from lazygraph.tensor.elemwise import Elemwise
+
+    _BOUND_DATA, _BIND_VALUE = _convert._BOUND, _convert.bind_value
+    _ON_A_DEVICE, _QUALIFIES, _RUN_NODE = _eager._on_a_device, _eager._qualifies, _eager.run_node
+    _ELEMWISE = Elemwise
+    _ARRAY = Array
