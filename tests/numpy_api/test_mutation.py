@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 
 import lazygraph.numpy as lnp
 from lazygraph.compile.cache import stats
-from tests.tensor.harness import ALL, arrays, assert_numpy_equal, numpy_result
+from tests.tensor.harness import ALL, BACKEND, arrays, assert_numpy_equal, numpy_result
 
 
 def _assert_same(lazy: lnp.Array, expected: np.ndarray) -> None:
@@ -284,6 +284,11 @@ def test_random_view_programs_match_numpy(
 
 
 def _run_program(base: np.ndarray, steps: list[Any]) -> None:
+    if BACKEND == "jax" and base.dtype.kind in "fc":
+        # XLA on the CPU flushes subnormal values to zero, results included (by
+        # design): keep the doublings of "arith" away from them
+        tiny = np.finfo(base.dtype).tiny * 2.0**20
+        base = np.where(np.abs(base) < tiny, np.zeros_like(base), base)
     pairs: list[tuple[np.ndarray, lnp.Array]] = [(base.copy(), lnp.asarray(base))]
     kept: list[tuple[Any, Any]] = []  # hand-outs and elements: compared at the end
     for kind, pick, rnd in steps:
