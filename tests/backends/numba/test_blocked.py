@@ -272,3 +272,30 @@ def test_a_graph_with_a_blocked_node_stays_a_kernel_loop(monkeypatch):
 def _always_blocked(self, values, kernel):
     self.choice = "blocked"
     return self.blocked(values)
+
+
+@settings(max_examples=25, deadline=None)
+@given(
+    shape=st.lists(st.integers(3, 7), min_size=2, max_size=4).map(tuple),
+    n_reduced=st.integers(1, 2),
+    broadcast=st.booleans(),
+)
+def test_parallel_fused_reductions_of_every_rank(shape, n_reduced, broadcast):
+    """A multithreaded FusedReduce (an elementwise expression summed over
+    trailing axes) of 2-4 dimensions, with an operand broadcast along the
+    first axis or not, against the python backend. (Numba once compiled the
+    rank-3 case's prange nest wrong, every row after the first.)"""
+    n_reduced = min(n_reduced, len(shape) - 1)
+    x = lt.tensor("float64", (None,) * len(shape), name="x")
+    y = lt.tensor("float64", (None,) * len(shape), name="y")
+    axes = tuple(range(len(shape) - n_reduced, len(shape)))
+    outs = [lt.sum(x * x + y, axis=axes), lt.max(x * y, axis=axes), lt.exp(x) * y - 1.0]
+    rng = np.random.default_rng(len(shape))
+    a = rng.standard_normal(shape)
+    b = rng.standard_normal((1, *shape[1:]) if broadcast else shape)
+    want = lazygraph.function([x, y], outs, mode=PYTHON)(a, b)
+    with pytest.MonkeyPatch.context() as mp, config.change(num_threads=2):
+        mp.setattr(linker, "PARALLEL_MIN_SIZE", 8)  # every example's size is above
+        got = lazygraph.function([x, y], outs, mode=NUMBA)(a, b)
+    for g, w in zip(got, want, strict=True):
+        np.testing.assert_allclose(g, w, rtol=1e-12, atol=1e-12)

@@ -41,7 +41,14 @@ from lazygraph.graph.basic import Apply
 from lazygraph.tensor.elemwise import DimShuffle, Elemwise
 from lazygraph.tensor.scalar.basic import ScalarOp
 
-__all__ = ["broadcast_prologue", "operand_reads", "scalar_body"]
+__all__ = [
+    "broadcast_flags",
+    "broadcast_prologue",
+    "broadcast_sizes",
+    "kernel_head",
+    "operand_reads",
+    "scalar_body",
+]
 
 
 def _np_dtype(dtype: str) -> str:
@@ -73,6 +80,39 @@ def broadcast_prologue(node: Apply, ndim: int, name: str) -> list[str]:
     (0 where an input's axis has size 1) that :func:`operand_reads` uses. (A
     composite's temporaries are ``t<n>``, ``t<n>_<m>`` for nested ones: the
     multipliers were ``t<i>_<k>`` once, and a nested temporary overwrote one.)"""
+    return broadcast_sizes(node, ndim, name) + broadcast_flags(node)
+
+
+def kernel_head(node: Apply, ndim: int, name: str, parallel: bool) -> list[str]:
+    """The decorator, signature and broadcast prologue of a kernel over the
+    inputs ``x0, x1, ...`` of ``node`` with an ``ndim``-d loop nest.
+
+    A multithreaded kernel takes its sizes from a serial helper, ``sizes``:
+    with the prologue's branches in the kernel itself, Numba 0.68's parfors
+    compiled a prange nest of 3 or more dimensions wrong (every row after the
+    first of ``exp(x) * y - 1`` on (3, 3, 4) arrays; tests/backends/numba/
+    test_blocked.py::test_parallel_fused_reductions_of_every_rank)."""
+    args = ", ".join(f"x{i}" for i in range(len(node.inputs)))
+    jit = JIT_PARALLEL if parallel else JIT
+    if not (parallel and ndim):
+        return [jit, f"def kernel({args}):", *broadcast_prologue(node, ndim, name)]
+    dims = ", ".join(f"d{k}" for k in range(ndim))
+    return [
+        JIT,
+        f"def sizes({args}):",
+        *broadcast_sizes(node, ndim, name),
+        f"    return ({dims},)",
+        "",
+        "",
+        jit,
+        f"def kernel({args}):",
+        f"    ({dims},) = sizes({args})",
+        *broadcast_flags(node),
+    ]
+
+
+def broadcast_sizes(node: Apply, ndim: int, name: str) -> list[str]:
+    """The part of :func:`broadcast_prologue` computing ``d0, d1, ...``."""
     in_ndims = [v.type.ndim for v in node.inputs]  # type: ignore[attr-defined]
     lines = []
     for k in range(ndim):
@@ -89,6 +129,14 @@ def broadcast_prologue(node: Apply, ndim: int, name: str) -> list[str]:
                 f"        elif s != d{k}:",
                 f'            raise ValueError("{name}: operands could not be broadcast together")',
             ]
+    return lines
+
+
+def broadcast_flags(node: Apply) -> list[str]:
+    """The part of :func:`broadcast_prologue` reading 0-d inputs and setting the
+    ``bc<i>_<k>`` multipliers."""
+    in_ndims = [v.type.ndim for v in node.inputs]  # type: ignore[attr-defined]
+    lines = []
     for i, nd in enumerate(in_ndims):
         if nd == 0:
             lines.append(f"    s{i} = x{i}[()]")
@@ -172,13 +220,10 @@ def elemwise_source(node: Apply, parallel: bool = False) -> str:
     with ``parallel``, the outermost loop is a ``prange``."""
     op: Elemwise = node.op  # type: ignore[assignment]
     ndim = node.outputs[0].type.ndim  # type: ignore[attr-defined]
-    nin = len(node.inputs)
     in_ndims = [v.type.ndim for v in node.inputs]  # type: ignore[attr-defined]
     inplace = dict(op.inplace_pattern)
     out_dtypes = [o.type.dtype for o in node.outputs]  # type: ignore[attr-defined]
-    xs = [f"x{i}" for i in range(nin)]
-    jit = JIT_PARALLEL if parallel else JIT
-    lines = [jit, f"def kernel({', '.join(xs)}):", *broadcast_prologue(node, ndim, str(op))]
+    lines = kernel_head(node, ndim, str(op), parallel)
     shape = "(" + "".join(f"d{k}, " for k in range(ndim)) + ")"
     for j, dtype in enumerate(out_dtypes):
         if j in inplace:

@@ -14,14 +14,12 @@ True
 from __future__ import annotations
 
 from lazygraph.backends.numba.dispatch import (
-    JIT,
-    JIT_PARALLEL,
     Unsupported,
     numba_funcify,
     numba_funcify_parallel,
 )
 from lazygraph.backends.numba.elemwise import (
-    broadcast_prologue,
+    kernel_head,
     operand_reads,
     scalar_body,
     static_ones,
@@ -58,9 +56,7 @@ def fused_reduce_source(op: FusedReduce, node: Apply, parallel: bool = False) ->
     ):
         raise Unsupported(f"complex FusedReduce {op.reduce.kind}")
     ndim = max(in_ndims, default=0)
-    xs = [f"x{i}" for i in range(len(in_dtypes))]
-    jit = JIT_PARALLEL if parallel else JIT
-    lines = [jit, f"def kernel({', '.join(xs)}):", *broadcast_prologue(node, ndim, str(op))]
+    lines = kernel_head(node, ndim, str(op), parallel)
     dims = [f"d{k}" for k in range(ndim)]
 
     def nest(reads: list[str]) -> list[str]:
