@@ -55,6 +55,8 @@ def _run(tmp_path: Path, cache: Path) -> subprocess.CompletedProcess[str]:
     env.update(
         LAZYGRAPH_BACKEND="numba",
         LAZYGRAPH_NUMBA_BACKGROUND_COMPILE="0",
+        # the child's small known arrays would otherwise run at once, with numpy
+        LAZYGRAPH_EAGER_MAX_ELEMENTS="0",
         LAZYGRAPH_CACHE_DIR=str(cache),
     )
     return subprocess.run(
