@@ -342,3 +342,40 @@ def test_fft_gradient_graph_matches_python() -> None:
     got = lazygraph.function([x], g, mode=NUMBA)(value)
     want = lazygraph.function([x], g, mode=PYTHON)(value)
     np.testing.assert_allclose(got, want, rtol=1e-12)
+
+
+def _laid_out(value: np.ndarray, layout: str) -> np.ndarray:
+    """``value`` (2-d) held C-contiguous, F-contiguous (a transpose's layout) or
+    strided (every other row of a larger array)."""
+    if layout == "F":
+        return np.asfortranarray(value)
+    if layout == "strided":
+        wide = np.zeros((value.shape[0] * 2, value.shape[1]), value.dtype)
+        wide[::2] = value
+        return wide[::2]
+    return np.ascontiguousarray(value)
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    st.sampled_from(["float64", "float32", "complex128"]),
+    st.tuples(*[st.integers(0, 4)] * 3),
+    st.sampled_from(["C", "F", "strided"]),
+    st.sampled_from(["C", "F", "strided", "1-d"]),
+    st.data(),
+)
+def test_matmul_takes_operands_in_any_layout(
+    dtype: str, sizes: tuple[int, int, int], la: str, lb: str, data: Any
+) -> None:
+    """``X.T @ r`` and friends: a 2-d operand reaches BLAS in its own layout (an
+    F-contiguous one is not copied; a strided one is); every layout gives the
+    python backend's product."""
+    n, k, m = sizes
+    a = _laid_out(data.draw(arrays(dtype, (n, k), min_value=-9, max_value=9)), la)
+    if lb == "1-d":
+        b = data.draw(arrays(dtype, (k,), min_value=-9, max_value=9))
+    else:
+        b = _laid_out(data.draw(arrays(dtype, (k, m), min_value=-9, max_value=9)), lb)
+    got, want = both(lambda x, y: lt.matmul(x, y), a, b)
+    assert_numpy_equal(got[0], want[0], rtol=1e-5 if dtype == "float32" else 1e-12)
+    np.testing.assert_allclose(got[0], a @ b, rtol=1e-4 if dtype == "float32" else 1e-12)

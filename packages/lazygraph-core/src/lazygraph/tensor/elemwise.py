@@ -408,16 +408,16 @@ class Elemwise(Op):
         self,
         signature: tuple[Any, ...],
         raw: Sequence[Any],
-        unless: Callable[[list[Any]], bool] | None = None,
-    ) -> tuple[np.ndarray, TensorType] | None:
+        mark: Callable[[list[Any]], bool] | None = None,
+    ) -> tuple[np.ndarray, TensorType, bool] | None:
         """The output value and type that :meth:`perform` gives a node of this input
         ``signature`` (the operands' types, a Python scalar's class: see
         ``_signature``), on ``raw`` (the tensor operands' values, the Python
         scalars themselves), without building the node: lazygraph.numpy's known
-        small values in element loops. None where this signature was not
-        recorded by :meth:`make_node` yet, or the op has several outputs or
-        works in place, or ``unless`` says so of the values of the node's
-        constants (the converted Python scalars)."""
+        small values in element loops; and what ``mark`` says of the values of
+        the node's constants (the converted Python scalars). None where this
+        signature was not recorded by :meth:`make_node` yet, or the op has
+        several outputs or works in place."""
         if self.nout != 1 or self.inplace_pattern:
             return None
         plan = self._plans.get(signature)
@@ -425,12 +425,11 @@ class Elemwise(Op):
             return None
         out_type = plan.out_types[0]
         inputs, scalars = plan.values(raw)
-        if unless is not None and unless(scalars):
-            return None
+        marked = mark is not None and mark(scalars)
         (result,) = self.scalar_op.impl(inputs, [out_type.dtype])
         if result.base is not None or any(result is x for x in inputs):
             result = result.copy()  # as perform: the output owns its buffer
-        return result, out_type
+        return result, out_type, marked
 
     @property
     def _plans(self) -> dict[tuple[Any, ...], _Plan]:

@@ -32,7 +32,7 @@ import numpy as np
 from lazygraph.configuration import config
 from lazygraph.numpy import _views
 from lazygraph.numpy._array_methods import ArrayMethods
-from lazygraph.numpy._eager import known, set_item
+from lazygraph.numpy._eager import _on_a_device, expression_of, known, set_item
 from lazygraph.tensor.variable import TensorVariable
 
 __all__ = ["Array"]
@@ -126,6 +126,39 @@ def _bound() -> Any:
 _BOUND_VALUES: Any = None
 
 
+def _derived(view: _views.View, base: TensorVariable) -> TensorVariable:
+    """The variable of ``view`` of ``base``: bound at once to numpy's view of
+    ``base``'s value where it is known (see :func:`_value_view`), else
+    ``view.forward(base)``, a node."""
+    taken = _value_view(view, base)
+    return view.forward(base) if taken is None else taken
+
+
+def _value_view(view: _views.View, base: TensorVariable) -> TensorVariable | None:
+    """A new graph input bound to numpy's ``view`` of ``base``'s value, when
+    ``base`` is a known value (read-only: nothing writes it any more) and
+    lazygraph.numpy computes small known values at once; None otherwise. A
+    view of a computed array (``A[i]``, ``A.T``, ``x.reshape(n, 1)``) then costs
+    a numpy view, not a node and its evaluation; the Array still keeps its base
+    and view, so later writes to either are seen by the other."""
+    if config.eager_max_elements <= 0 or base.owner is not None:
+        return None
+    value = _bound().get(base)
+    if value is None or value.flags.writeable or _on_a_device(value):
+        return None
+    if base._tag is not None and expression_of(base) is not None:
+        return None  # ``log(exp(x).T)``: a rule reads through the view (a node)
+    try:
+        taken = view.strided(value)
+    except IndexError:
+        return None  # the graph's getitem raises numpy's error, naming the op
+    if type(taken) is not np.ndarray:
+        return None
+    from lazygraph.numpy._convert import bind_value, type_of
+
+    return bind_value(taken, type_of(base.type.dtype, taken.shape))
+
+
 class Array(ArrayMethods):
     """A lazy n-dimensional array: a node of a lazygraph graph.
 
@@ -184,7 +217,7 @@ class Array(ArrayMethods):
         if base is not None:
             bvar = base._var  # brings the base itself up to date first
             if self._base_version != base._version:
-                self._rebind(self._view.forward(bvar))  # type: ignore[union-attr]
+                self._rebind(_derived(self._view, bvar))  # type: ignore[arg-type]
                 self._base_version = base._version
                 self._version += 1
         return self._cur
@@ -225,7 +258,7 @@ class Array(ArrayMethods):
 
     @classmethod
     def _view_of(cls, base: Array, view: _views.View) -> Array:
-        out = cls(view.forward(base._var))
+        out = cls(_derived(view, base._var))
         out._base = base
         out._view = view
         out._base_version = base._version
@@ -538,6 +571,16 @@ class Array(ArrayMethods):
             scalar = _element_of(var, key)
             if scalar is not None:
                 return scalar
+        if eager and var.owner is None and _views.is_basic_key(key):
+            # a view of a known value: numpy's view of it, no node
+            basic = _views.BasicIndex(key)
+            taken = _value_view(basic, var)
+            if taken is not None:
+                result = Array(taken)
+                result._base = self
+                result._view = basic
+                result._base_version = self._version
+                return result
         import lazygraph.tensor as lt
 
         out = lt.getitem(var, _views.unwrap_index(key))

@@ -34,6 +34,7 @@ import numpy as np
 from lazygraph.graph.basic import Apply, Constant, Variable
 from lazygraph.numpy._array import _LIVE, Array
 from lazygraph.numpy._convert import _BOUND, bind
+from lazygraph.numpy._eager import expression_of
 
 __all__ = ["compute"]
 
@@ -99,7 +100,16 @@ def _collect(
             arr = _LIVE.get(var)
             if arr is not None and arr._cur is var:
                 live.append(var)
-        stack.extend(owner.inputs)
+        inputs_ = owner.inputs
+        for k, inp in enumerate(inputs_):
+            if inp._tag is not None:
+                expression = expression_of(inp)
+                if expression is not None:
+                    # a value computed at once that a rule may read through:
+                    # the graph reads its expression (the same value, or the
+                    # rewritten one the graph would have had all along)
+                    inp = inputs_[k] = expression[0]
+            stack.append(inp)
     return inputs, live, seen
 
 

@@ -40,6 +40,7 @@ from __future__ import annotations
 import functools
 import math
 import sys
+import weakref
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -61,7 +62,12 @@ from lazygraph.tensor.linalg.decomp import Cholesky
 from lazygraph.tensor.linalg.solve import Det, Inv, Pinv, Solve
 from lazygraph.tensor.reduction import Reduce
 from lazygraph.tensor.rewriting.canonicalize import is_constant_all
-from lazygraph.tensor.rewriting.stabilize import inner_of_a_rule, may_be_stabilised
+from lazygraph.tensor.rewriting.stabilize import (
+    canonical,
+    inner_of_a_rule,
+    may_be_stabilised,
+    rewrites_value,
+)
 from lazygraph.tensor.scalar import ScalarOp
 from lazygraph.tensor.search import SearchSorted
 from lazygraph.tensor.shape import Alloc, Reshape
@@ -115,23 +121,52 @@ _OPS = (
 
 def known(var: TensorVariable) -> TensorVariable:
     """``var``, or a new graph input bound to its value when ``var`` (with the
-    nodes below it that qualify) can run at once (see the module docstring)."""
+    nodes below it that qualify) can run at once (see the module docstring).
+    A value computed from a node a stabilising rule looks through keeps that
+    node as its expression (see :func:`expression_of`)."""
     if var.owner is None or config.eager_max_elements <= 0:
         return var
     from lazygraph.numpy._convert import _BOUND, bind
 
-    value = _value(var, _BOUND, {}, DEPTH)
-    if value is None:
+    got = _value(var, _BOUND, {}, DEPTH)
+    if got is None:
         return var
+    value, expression = got
     if value.flags.writeable:
         value.setflags(write=False)
-    return bind(value, copy=False)  # type: ignore[no-any-return]
+    out = bind(value, copy=False)
+    if expression is not None:
+        out.tag.lazygraph_expression = expression
+    return out  # type: ignore[no-any-return]
+
+
+#: How many nodes above an inner node of a stabilising rule (``exp(x)``) a
+#: value computed at once keeps its expression for: the longest pattern
+#: (``exp`` under a DimShuffle, a sum and a DimShuffle, read by a ``divide``)
+#: spans three.
+EXPRESSION_DEPTH = 4
+
+
+def expression_of(var: Variable) -> tuple[Variable, int] | None:
+    """``(expression, depth)`` when ``var`` holds a value computed at once from
+    the output of a node that a stabilising rule looks through (``exp(x)``,
+    ``sigmoid(x)``, ``1 + x``), or from such a value ``depth`` nodes below:
+    the unevaluated graph that gave the value (over known inputs), which the
+    graph of every reader that is left lazy reads instead of the value
+    (:func:`lazygraph.numpy._compute`). So ``log(1 + x)`` is ``log1p(x)`` and
+    ``log(sum(exp(x)))`` a ``logsumexp`` although ``1 + x`` and ``sum(exp(x))``
+    were computed at once; None for every other variable."""
+    tag = var._tag
+    if tag is None:
+        return None
+    return getattr(tag, "lazygraph_expression", None)
 
 
 def _value(var: Variable, bound: Any, memo: dict[Variable, Any], depth: int) -> Any:
-    """``var``'s value if it is known or can be computed at once, else None."""
+    """``(value, expression)`` of ``var`` if it is known or can be computed at
+    once (the expression as :func:`expression_of`), else None."""
     if isinstance(var, Constant):
-        return var.data
+        return var.data, None
     node = var.owner
     if node is None:
         value = bound.get(var)
@@ -139,19 +174,38 @@ def _value(var: Variable, bound: Any, memo: dict[Variable, Any], depth: int) -> 
             # a caller's buffer bound with copy=False (read when computed, after
             # the caller's later writes), or moved to a jax device (computed there)
             return None
-        return value
+        return value, expression_of(var)
     if var in memo:
         return memo[var]
     memo[var] = None
     if depth == 0 or not _qualifies(node):
         return None
     values = []
+    expressions = []
     for v in node.inputs:
-        value = _value(v, bound, memo, depth - 1)
-        if value is None:
+        got = _value(v, bound, memo, depth - 1)
+        if got is None:
             return None
-        values.append(value)
-    out = memo[var] = run_node(node, values)
+        values.append(got[0])
+        expressions.append(got[1])
+    expression = None
+    if any(e is not None for e in expressions):
+        # read the inputs' expressions: left to the graph where a rule that
+        # changes the value applies here, else computed, and this node (its
+        # canonical form over the expressions) is the value's expression
+        ins = [v if e is None else e[0] for v, e in zip(node.inputs, expressions, strict=True)]
+        try:
+            over = canonical(node.clone_with_new_inputs(ins).outputs[0])
+        except TypeError:
+            return None
+        if over.owner is not None and rewrites_value(over.owner):
+            return None
+        level = 1 + min(e[1] for e in expressions if e is not None)
+        if level <= EXPRESSION_DEPTH:
+            expression = (_merged(over), level)
+    elif _inner_of_a_rule(node):
+        expression = (_merged(var), 0)
+    out = memo[var] = (run_node(node, values), expression)
     return out
 
 
@@ -175,6 +229,35 @@ def run_node(node: Apply, values: list[Any]) -> np.ndarray:
     return out
 
 
+#: (op, inputs) -> the expression variable of that node: two expressions of the
+#: same computation are one variable, as the graph's merge stage makes them
+#: (``exp(x) / sum(exp(x))`` is a softmax only when both are one ``exp(x)``)
+_EXPRESSIONS: weakref.WeakValueDictionary[tuple[Any, ...], Variable] = weakref.WeakValueDictionary()
+
+
+def _merged(var: Variable) -> Variable:
+    """``var``, or the expression variable already made for the same node."""
+    node = var.owner
+    if node is None or len(node.outputs) != 1:
+        return var
+    # inputs by identity (ids: the value's node keeps them alive, so no id is
+    # reused while the entry lives; a key holding them would keep an input's
+    # own expression alive for one more collection)
+    key = (node.op, *(v.signature() if isinstance(v, Constant) else id(v) for v in node.inputs))
+    try:
+        found = _EXPRESSIONS.get(key)
+    except TypeError:  # an unhashable constant
+        return var
+    if found is not None and found.type == var.type:
+        return found
+    _EXPRESSIONS[key] = var
+    return var
+
+
+def _inner_of_a_rule(node: Apply) -> bool:
+    return type(node.op) is Elemwise and may_be_stabilised(node)
+
+
 def _on_a_device(value: Any) -> bool:
     device_mod = sys.modules.get("lazygraph.backends.jax.device")
     if device_mod is None or not device_mod._placed:  # nothing was ever moved
@@ -192,7 +275,7 @@ def _qualifies(node: Apply) -> bool:
     if None in shape or math.prod(shape) > config.eager_max_elements:
         return False
     if isinstance(op, Elemwise):
-        return isinstance(op.scalar_op, ScalarOp) and not may_be_stabilised(node)
+        return isinstance(op.scalar_op, ScalarOp)
     if isinstance(op, Alloc):
         # np.ones(n) stays a graph: folded to a constant, its ones feed the
         # stabilising rules' patterns (log(ones + x) is log1p(x))
@@ -205,7 +288,7 @@ def _qualifies(node: Apply) -> bool:
 _WEAK = (bool, int, float, complex)
 _INT64_MIN, _INT64_MAX = -(2**63), 2**63 - 1
 
-#: (namespace function's tensor function, operand signature) -> (Elemwise, check)
+#: (namespace function's tensor function, operand signature) -> (Elemwise, inner check, size)
 #: where its calls record one Elemwise node over the operands, else False
 _LANES: dict[tuple[Any, ...], Any] = {}
 _LANES_MAX = 4096
@@ -227,6 +310,7 @@ def elementwise(fn: Callable[..., Any], args: Sequence[Any]) -> Any:
     raw: list[Any] = []
     bound = _BOUND_DATA
     scalars = True
+    data = False  # an operand is numpy data (not bound to a graph input)
     for a in args:
         t = type(a)
         if t is _ARRAY:
@@ -237,6 +321,8 @@ def elementwise(fn: Callable[..., Any], args: Sequence[Any]) -> Any:
             value = bound.get(var)
             if value is None or value.flags.writeable or _on_a_device(value):
                 return None
+            if var._tag is not None and expression_of(var) is not None:
+                return None  # a rule may read its expression (the graph's path)
             signature.append(var.type)
             raw.append(value)
         elif t in _WEAK:
@@ -252,6 +338,7 @@ def elementwise(fn: Callable[..., Any], args: Sequence[Any]) -> Any:
                 return None
             if t is np.ndarray:
                 scalars = False
+            data = True
             signature.append(_TYPE_OF(name, a.shape))
             raw.append(a if t is np.ndarray else np.asarray(a))
         else:
@@ -267,13 +354,23 @@ def elementwise(fn: Callable[..., Any], args: Sequence[Any]) -> Any:
         _LANES[(fn, *sig)] = lane
     if lane is False:
         return None
-    op, unless, size = lane
+    op, inner, size = lane
     if size > limit:  # (a broadcast larger than its operands: fused later)
         return None
-    got = op.perform_values(sig, raw, unless)
+    got = op.perform_values(sig, raw, inner)
     if got is None:
         return None
-    value, out_type = got
+    value, out_type, kept = got
+    if kept:
+        # exp(x), 1 + x: a rule may read through it, so the value keeps the
+        # node as its expression (the node the recording path makes)
+        if data:
+            return None
+        node = op.make_node(*[a._var if type(a) is _ARRAY else a for a in args])
+        value.flags.writeable = False
+        var = _BIND_VALUE(value, out_type)
+        var.tag.lazygraph_expression = (_merged(node.outputs[0]), 0)
+        return _ARRAY(var)
     if scalars:
         return value[()]
     value.flags.writeable = False
@@ -413,7 +510,7 @@ def _import_late() -> None:
 
 def _lane(fn: Callable[..., Any], sig: tuple[Any, ...], args: Sequence[Any]) -> Any:
     """What a call of ``fn`` with operands of signature ``sig`` records, recorded
-    once on stand-ins: ``(op, check, result size)`` when it is one ``Elemwise`` node of a
+    once on stand-ins: ``(op, inner check, result size)`` when it is one ``Elemwise`` node of a
     scalar op over exactly the operands (the Python scalars as the constants
     the op's own conversion makes), False otherwise; None when the call raised
     (the caller's recording raises it again, with its message)."""
@@ -435,10 +532,9 @@ def _lane(fn: Callable[..., Any], sig: tuple[Any, ...], args: Sequence[Any]) -> 
         return False
     if not all(map(_same_input, direct.inputs, node.inputs)):
         return False
-    name = op.scalar_op.name
-    if inner_of_a_rule(name, []):  # exp, sigmoid: their readers may be rewritten
-        return False
-    return op, functools.partial(inner_of_a_rule, name), math.prod(out.type.shape)
+    # exp, sigmoid, 1 + x: the inner node of a rule (see elementwise)
+    inner = functools.partial(inner_of_a_rule, op.scalar_op.name)
+    return op, inner, math.prod(out.type.shape)
 
 
 def _same_input(a: Variable, b: Variable) -> bool:

@@ -26,6 +26,7 @@ value read while recording, random draws) takes the ordinary path.
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Callable
 from typing import Any
 
@@ -85,9 +86,12 @@ def call(func: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, Any]
     if _ARRAY is None:
         _import_late()
     raw: list[np.ndarray] = []
+    views = _VIEWS_OK.get(func)
+    if views is None:
+        views = _VIEWS_OK[func] = _reads_no_layout(func)
     try:
-        sig = _describe(args, raw)
-        ksig = _describe(tuple(sorted(kwargs.items())), raw) if kwargs else ()
+        sig = _describe(args, raw, views)
+        ksig = _describe(tuple(sorted(kwargs.items())), raw, views) if kwargs else ()
     except _Miss:
         return MISS
     if not raw:
@@ -106,25 +110,41 @@ def call(func: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, Any]
     return _ARRAY(_BIND_VALUE(value, plan.out_type))
 
 
-def _describe(obj: Any, raw: list[np.ndarray]) -> Any:
+#: function -> whether its result never depends on an operand's memory layout
+_VIEWS_OK: dict[Any, bool] = {}
+
+
+def _reads_no_layout(func: Callable[..., Any]) -> bool:
+    """Whether ``func`` has no ``order`` parameter: its results do not depend on
+    whether an operand is a view (``ravel(a, "K")`` does: a view's layout is not
+    in its type, so a plan recorded on a stand-in would not be its plan)."""
+    try:
+        return "order" not in inspect.signature(func).parameters
+    except (TypeError, ValueError):
+        return False
+
+
+def _describe(obj: Any, raw: list[np.ndarray], views: bool) -> Any:
     """The signature entry of an argument: a known array's type (its value goes
     to ``raw``), a static value with its class, or a tuple/list of entries."""
     t = type(obj)
     if t is _ARRAY:
-        if obj._base is not None:
-            raise _Miss  # a view: its layout (ravel order "K", ...) is not in its type
+        if obj._base is not None and not views:
+            raise _Miss
         var = obj._var
         if var.owner is not None:
             raise _Miss
         value = _BOUND_DATA.get(var)
         if value is None or value.flags.writeable or _ON_A_DEVICE(value):
             raise _Miss
+        if var._tag is not None and _EXPRESSION_OF(var) is not None:
+            raise _Miss  # a rule may read its expression (the graph's path)
         raw.append(value)
         return var.type
     if t in _STATIC:
         return (t, obj)
     if t is tuple or t is list:
-        return (t, tuple(_describe(o, raw) for o in obj))
+        return (t, tuple(_describe(o, raw, views) for o in obj))
     raise _Miss
 
 
@@ -226,11 +246,13 @@ _ON_A_DEVICE: Any = None
 _QUALIFIES: Any = None
 _RUN_NODE: Any = None
 _ELEMWISE: Any = None
+_EXPRESSION_OF: Any = None
 
 
 def _import_late() -> None:
     """The modules this one reads (they import the namespace, which imports this)."""
     global _ARRAY, _BOUND_DATA, _BIND_VALUE, _ON_A_DEVICE, _QUALIFIES, _RUN_NODE, _ELEMWISE
+    global _EXPRESSION_OF
     from lazygraph.numpy import _convert, _eager
     from lazygraph.numpy._array import Array
     from lazygraph.tensor.elemwise import Elemwise
@@ -238,4 +260,5 @@ def _import_late() -> None:
     _BOUND_DATA, _BIND_VALUE = _convert._BOUND, _convert.bind_value
     _ON_A_DEVICE, _QUALIFIES, _RUN_NODE = _eager._on_a_device, _eager._qualifies, _eager.run_node
     _ELEMWISE = Elemwise
+    _EXPRESSION_OF = _eager.expression_of
     _ARRAY = Array

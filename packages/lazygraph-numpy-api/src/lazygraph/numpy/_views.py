@@ -232,6 +232,45 @@ def reshape_is_view(arr: Array, view: Reshape) -> bool:
     return True
 
 
+class BasicIndex(View):
+    """Basic indexing ``base[key]`` with numpy's own key (integers, slices of
+    integers, ``None``, ``...``), taken on a known value without a node; its
+    graph (for a base that changes) is ``getitem`` of the same key."""
+
+    def __init__(self, key: Any) -> None:
+        self.key = key
+
+    def forward(self, base: TensorVariable) -> TensorVariable:
+        return lt.getitem(base, self.key)  # type: ignore[no-any-return]
+
+    def write(self, base: TensorVariable, new: TensorVariable) -> TensorVariable:
+        return lt.set_subtensor(lt.getitem(base, self.key), new)  # type: ignore[no-any-return]
+
+    def strided(self, fake: np.ndarray) -> np.ndarray | None:
+        return fake[self.key]  # type: ignore[no-any-return]
+
+
+def is_basic_key(key: Any) -> bool:
+    """Whether ``key`` is a basic index of constant parts (numpy's integers,
+    slices of them, ``None``, ``...``): numpy returns a view for it."""
+    parts = key if type(key) is tuple else (key,)
+    for k in parts:
+        t = type(k)
+        if t is int or (t is slice and _constant_slice(k)) or k is None or k is Ellipsis:
+            continue
+        if isinstance(k, np.integer):
+            continue
+        return False
+    return True
+
+
+def _constant_slice(s: slice) -> bool:
+    for part in (s.start, s.stop, s.step):
+        if part is not None and type(part) is not int and not isinstance(part, np.integer):
+            return False
+    return True
+
+
 def index_view(out: TensorVariable) -> View | None:
     """The view that ``out`` (a result of ``getitem``) is, or ``None`` for a copy."""
     owner = out.owner

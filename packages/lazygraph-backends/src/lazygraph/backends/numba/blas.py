@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import numpy as np
 from numba import njit
+from numba.extending import overload
 
 from lazygraph.backends.numba.cache import helper_options
 from lazygraph.backends.numba.dispatch import JIT, Unsupported, numba_funcify
@@ -32,12 +33,27 @@ __all__: list[str] = []
 _OPTS = helper_options(__file__)  # cached under the cache directory, not in the package
 
 
+def blas_operand(x):  # type: ignore[no-untyped-def]
+    """``x`` as BLAS takes it: unchanged when it is C- or F-contiguous (numba
+    passes a transposed matrix's layout to BLAS: ``X.T @ r`` copies nothing, as
+    in numpy), a C-contiguous copy otherwise."""
+    return np.ascontiguousarray(x)
+
+
+@overload(blas_operand)
+def _blas_operand(x):  # type: ignore[no-untyped-def]
+    if x.layout in ("C", "F"):
+        return lambda x: x
+    return lambda x: np.ascontiguousarray(x)
+
+
 @njit(**_OPTS)
 def matmul_blas(x, y, out):  # type: ignore[no-untyped-def]
-    """``out[...] = x @ y`` for 2-d float or complex operands of ``out``'s dtype
-    (BLAS; numba's ``np.dot`` rejects empty operands: ``out`` stays zeros)."""
+    """``out[...] = x @ y`` for 2-d float or complex operands of ``out``'s dtype,
+    ``out`` C-contiguous (BLAS; numba's ``np.dot`` rejects empty operands:
+    ``out`` stays zeros)."""
     if x.size and y.size:
-        out[:, :] = np.dot(np.ascontiguousarray(x), np.ascontiguousarray(y))
+        np.dot(blas_operand(x), blas_operand(y), out)
 
 
 @njit(**_OPTS)
@@ -67,14 +83,16 @@ def _funcify_matmul(op: MatMul, node: Apply) -> str:
     b2 = "b1.reshape((b1.shape[0], 1))" if ndb == 1 else "b1"
     ra, rb = max(nda, 2), max(ndb, 2)
     nbatch = max(ra, rb) - 2
+    # one product of matrices: operands go to BLAS in their own layout
+    blas = nbatch == 0 and core == "matmul_blas"
     lines = [
-        f"from lazygraph.backends.numba.blas import {core}",
+        f"from lazygraph.backends.numba.blas import {core}" + (", blas_operand" if blas else ""),
         "",
         "",
         JIT,
         "def kernel(a, b):",
-        f"    a1 = {_contiguous_as('a', a.type.dtype, out)}",  # type: ignore[attr-defined]
-        f"    b1 = {_contiguous_as('b', b.type.dtype, out)}",  # type: ignore[attr-defined]
+        f"    a1 = {_operand('a', a.type.dtype, out, blas)}",  # type: ignore[attr-defined]
+        f"    b1 = {_operand('b', b.type.dtype, out, blas)}",  # type: ignore[attr-defined]
         f"    a2 = {a2}",
         f"    b2 = {b2}",
         f"    bad = a2.shape[{ra - 1}] != b2.shape[{rb - 2}]",
@@ -95,8 +113,15 @@ def _funcify_matmul(op: MatMul, node: Apply) -> str:
         "    if bad:",
         '        raise ValueError("matmul: shapes do not match in the core dimension '
         'or do not broadcast")',
-        f"    ab = np.broadcast_to(a2, ({batch}a2.shape[{ra - 2}], a2.shape[{ra - 1}]))",
-        f"    bb = np.broadcast_to(b2, ({batch}b2.shape[{rb - 2}], b2.shape[{rb - 1}]))",
+    ]
+    if nbatch:
+        lines += [
+            f"    ab = np.broadcast_to(a2, ({batch}a2.shape[{ra - 2}], a2.shape[{ra - 1}]))",
+            f"    bb = np.broadcast_to(b2, ({batch}b2.shape[{rb - 2}], b2.shape[{rb - 1}]))",
+        ]
+    else:
+        lines += ["    ab = a2", "    bb = b2"]
+    lines += [
         f"    out = np.zeros(({batch}a2.shape[{ra - 2}], b2.shape[{rb - 1}]), {np_dt})",
     ]
     indent = "    "
@@ -120,11 +145,12 @@ def _funcify_matmul(op: MatMul, node: Apply) -> str:
     return "\n".join(lines) + "\n"
 
 
-def _contiguous_as(name: str, dtype: str, out: str) -> str:
-    """``name`` as a C-contiguous array of ``out``'s dtype: ``astype`` copies even
-    when the dtype is already right, so it is only written when it is not."""
+def _operand(name: str, dtype: str, out: str, blas: bool) -> str:
+    """``name`` as a C-contiguous array of ``out``'s dtype (``blas``: C- or
+    F-contiguous, see :func:`blas_operand`): ``astype`` copies even when the
+    dtype is already right, so it is only written when it is not."""
     if dtype == out:
-        return f"np.ascontiguousarray({name})"
+        return f"blas_operand({name})" if blas else f"np.ascontiguousarray({name})"
     return f"np.ascontiguousarray({name}).astype({_np_dtype(out)})"
 
 
@@ -276,7 +302,7 @@ def _einsum_gemm(
         # identity permutations and casts to the same dtype are left out
         if perm != tuple(range(len(perm))):
             name = f"np.transpose({name}, {perm})"
-        return _contiguous_as(name, in_dtype, dtype)
+        return _operand(name, in_dtype, dtype, False)
 
     lines = [
         f"    at = {laid_out('x0b', perm_a, in_dtypes[0])}",

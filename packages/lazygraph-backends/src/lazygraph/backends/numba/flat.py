@@ -83,7 +83,7 @@ class _Compiled:
     point (which reads memory as the signature says, unchecked: callers pass
     only arrays of those types)."""
 
-    __slots__ = ("_entry", "_lock", "fn", "key", "module", "sig")
+    __slots__ = ("_entry", "_lock", "_on_disk", "fn", "key", "module", "sig")
 
     def __init__(self, source: str, sig: tuple[Any, ...]) -> None:
         source = HEADER + source
@@ -93,6 +93,15 @@ class _Compiled:
         self.sig = sig
         self._entry: Any = None
         self._lock = threading.Lock()
+        self._on_disk: bool | None = None
+
+    @property
+    def on_disk(self) -> bool:
+        """Whether the disk cache held machine code for the kernel when first
+        asked (asked once: a file look-up costs more than a small call)."""
+        if self._on_disk is None:
+            self._on_disk = disk.has_code(self.key)
+        return self._on_disk
 
     @property
     def compiled(self) -> bool:

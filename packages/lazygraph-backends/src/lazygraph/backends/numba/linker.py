@@ -241,7 +241,7 @@ class Kernel:
             return True
         slot = self._queued.get(FlatLoop)
         if slot is None:
-            if not background.enabled() or disk.has_code(loop.key):
+            if not background.enabled() or loop.on_disk:
                 return True  # compile on this thread, or a fast disk cache load
             self._calls += 1
             self._work += _size(values)

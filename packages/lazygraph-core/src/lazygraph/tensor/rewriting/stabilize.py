@@ -25,13 +25,13 @@ array(1000.69314718)
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 
 from lazygraph.graph.basic import Apply, Constant, Variable
 from lazygraph.graph.fg import FunctionGraph
-from lazygraph.rewriting.basic import NodeRewriter, node_rewriter
+from lazygraph.rewriting.basic import NodeRewriter, TrackMatcher, node_rewriter
 from lazygraph.rewriting.db import optdb
 from lazygraph.tensor.elemwise import DimShuffle
 from lazygraph.tensor.reduction import Reduce
@@ -46,6 +46,7 @@ from lazygraph.tensor.rewriting.canonicalize import (
 )
 
 __all__ = [
+    "canonical",
     "exp_minus_1",
     "log_1_minus_exp",
     "log_1_plus_x",
@@ -55,6 +56,7 @@ __all__ = [
     "may_be_stabilised",
     "one_minus_sigmoid",
     "register_stabilize",
+    "rewrites_value",
     "softmax",
 ]
 
@@ -85,6 +87,95 @@ _INNER_ALWAYS = frozenset({"exp", "sigmoid"})
 _INNER_WITH_A_ONE = frozenset({"add"})
 
 
+class _NoClients:
+    """The stand-in graph :func:`rewrites_value` and :func:`canonical` give a rule:
+    a node checked on its own has no known readers."""
+
+    clients: ClassVar[dict[Variable, list[Any]]] = {}
+
+
+_LOCAL: dict[str, TrackMatcher] = {}
+
+
+def _local_rules(kind: str) -> TrackMatcher:
+    """The default pipeline's node rewriters of ``kind``: ``"changes_value"`` (this
+    stage's rules and canonicalize's ``changes_overflow`` ones) or ``"exact"``
+    (canonicalize's other rules), matched by the op they track."""
+    matcher = _LOCAL.get(kind)
+    if matcher is None:
+        from lazygraph.compile.mode import Mode
+
+        query = Mode().query
+        canon = optdb["canonicalize"]
+        overflow = {n for n in canon if "changes_overflow" in canon.tags_of(n)}
+        # (constant folding is left out: no node checked here has only constant inputs)
+        chosen = [
+            r
+            for r in canon.query(query).node_rewriters  # type: ignore[attr-defined]
+            if (r.name in overflow) == (kind == "changes_value") and r.name != "constant_folding"
+        ]
+        if kind == "changes_value":
+            stage = optdb["stabilize"]
+            stable = {
+                stage[n]
+                for n in stage
+                if "stability" in stage.tags_of(n) and n != "constant_folding"
+            }
+            chosen += [r for r in stage.query(query).node_rewriters if r in stable]  # type: ignore[attr-defined]
+        matcher = _LOCAL[kind] = TrackMatcher(chosen)
+    return matcher
+
+
+def rewrites_value(node: Apply) -> bool:
+    """Whether a rule that changes values (one of this stage, or ``log_exp``)
+    rewrites ``node`` as the outer node of its pattern: lazygraph.numpy then
+    leaves ``node`` to the graph rather than computing it at once from its
+    inputs' values (a rule that fails on a node out of its graph counts as one
+    that applies).
+
+    >>> import lazygraph.tensor as lt
+    >>> x = lt.dvector("x")
+    >>> rewrites_value(lt.log(1 + x).owner), rewrites_value(lt.log(2 + x).owner)
+    (True, False)
+    """
+    for rule in _local_rules("changes_value").for_op(node.op):
+        try:
+            if rule.transform(_NoClients, node):  # type: ignore[arg-type]
+                return True
+        except Exception:
+            return True
+    return False
+
+
+def canonical(var: Variable, rounds: int = 4) -> Variable:
+    """``var`` after canonicalize's value-keeping rules (``x * 1 -> x``, lifts
+    of elementwise ops through DimShuffles), applied to its node until none
+    applies: the form the pipeline gives the stabilising rules to match.
+
+    >>> import lazygraph.tensor as lt
+    >>> x = lt.dvector("x")
+    >>> canonical(lt.exp(x) * 1).owner.op
+    Elemwise{exp}
+    """
+    for _ in range(rounds):
+        node = var.owner
+        if node is None:
+            return var
+        for rule in _local_rules("exact").for_op(node.op):
+            try:
+                new = rule.transform(_NoClients, node)  # type: ignore[arg-type]
+            except Exception:
+                new = None
+            if new:
+                replacement = new[0] if isinstance(new, list) else new.get(var)
+                if replacement is not None and replacement is not var:
+                    var = replacement
+                    break
+        else:
+            return var
+    return var
+
+
 def inner_of_a_rule(name: str | None, constants: Sequence[Any]) -> bool:
     """:func:`may_be_stabilised` for an elementwise ``name`` (a scalar row name)
     whose constant operands hold ``constants`` (arrays).
@@ -95,7 +186,15 @@ def inner_of_a_rule(name: str | None, constants: Sequence[Any]) -> bool:
     """
     if name in _INNER_ALWAYS:
         return True
-    return name in _INNER_WITH_A_ONE and any(d.size > 0 and bool(np.all(d == 1)) for d in constants)
+    if name not in _INNER_WITH_A_ONE:
+        return False
+    for d in constants:
+        if d.size == 1:
+            if d.item() == 1:  # (the common case: a scalar, without a reduction)
+                return True
+        elif d.size and bool((d == 1).all()):
+            return True
+    return False
 
 
 def _replace(new: Variable, old: Variable) -> list[Variable] | None:
