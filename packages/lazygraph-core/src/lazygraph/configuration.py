@@ -62,7 +62,8 @@ class Config:
     - ``on_numpy_fallback`` (``LAZYGRAPH_ON_NUMPY_FALLBACK``): what happens when a numpy
       function lazygraph.numpy does not implement is called on lazy arrays (it computes
       them and calls numpy): ``"warn"`` (once per function), ``"raise"`` or ``"ignore"``.
-    - ``num_threads`` (``LAZYGRAPH_NUM_THREADS``): threads for compiled kernels; 0 = all cores.
+    - ``num_threads`` (``LAZYGRAPH_NUM_THREADS``): threads for compiled kernels; 0 = all
+      cores but one (the Python thread's), so serial kernels on two cores.
     - ``numba_graph_after`` (``LAZYGRAPH_NUMBA_GRAPH_AFTER``): the numba backend runs a
       graph kernel by kernel for this many calls, then compiles it into one function.
     - ``numba_background_compile`` (``LAZYGRAPH_NUMBA_BACKGROUND_COMPILE``): the numba

@@ -33,7 +33,7 @@ from typing import Any
 import numpy as np
 from lazygraph.graph.basic import Apply, Constant, Variable
 from lazygraph.numpy._array import _LIVE, Array
-from lazygraph.numpy._convert import _BOUND, bind
+from lazygraph.numpy._convert import _BOUND, bind, bind_value
 from lazygraph.numpy._eager import expression_of
 
 __all__ = ["compute"]
@@ -206,7 +206,7 @@ def _evaluate(arrays: Sequence[Array], hand_out: bool) -> list[np.ndarray]:
             if value.dtype != var.type.numpy_dtype:  # type: ignore[attr-defined]
                 # A backend's scalar result can come back in a wider type.
                 value = value.astype(var.type.numpy_dtype)  # type: ignore[attr-defined]
-            pinned = _freeze(value, foreign)
+            pinned = _freeze(value, foreign, var.type)
             arr = _LIVE.get(var)
             if arr is not None:
                 arr._pin(pinned, var)
@@ -221,11 +221,13 @@ def _evaluate(arrays: Sequence[Array], hand_out: bool) -> list[np.ndarray]:
     return [results[var] for var in outputs]
 
 
-def _freeze(value: np.ndarray, foreign: set[int]) -> Variable:
-    """A bound input holding ``value``, made read-only (copied first if it is a
-    view or a buffer that someone else may write)."""
+def _freeze(value: np.ndarray, foreign: set[int], vtype: Any) -> Variable:
+    """A bound input holding ``value`` (of ``vtype``'s dtype), made read-only
+    (copied first if it is a view or a buffer that someone else may write)."""
     if value.flags.writeable:
         if not value.flags.owndata or id(value) in foreign:
             value = value.copy()
         value.setflags(write=False)
+    if type(value) is np.ndarray and value.shape == vtype.shape:
+        return bind_value(value, vtype)  # exactly its type: no checks to make
     return bind(value, copy=False)

@@ -16,15 +16,20 @@ later calls ask that Op for its value on the operands' values
 (``Elemwise.perform_values``: the same ``perform``, typing and Python-scalar
 conversion as the node's).
 
-Only nodes that no rewrite would change the value of run at once: elementwise
-functions, indexing, reductions, shape and creation ops, matrix products and
-single-output linear algebra, sorting, cumulative and structural ops (an
-iterative solver's ``float(np.linalg.norm(b - A @ x))``), and among elementwise
-functions not those a stabilising rewrite looks through
+Only nodes that no rewrite would change the value of run at once:
+elementwise functions, indexing, reductions, shape and creation ops, matrix
+products and single-output linear algebra, sorting, cumulative and structural
+ops (an iterative solver's ``float(np.linalg.norm(b - A @ x))``). The inner
+nodes of the stabilising rewrites
 (:func:`lazygraph.tensor.rewriting.stabilize.may_be_stabilised`: ``exp``,
-``sigmoid``, ``1 + x``), which stay in the graph so that ``log(1 + x)`` is still
-``log1p(x)`` and ``log(sum(exp(x)))`` still a ``logsumexp``; their readers wait
-with them. Large arrays stay lazy: their graphs fuse into compiled loops.
+``sigmoid``, ``1 + x``) run at once too, and their values keep the node as
+their *expression* (:func:`expression_of`), as do values computed from them a
+few nodes further. A reader that a rule changing values would rewrite
+(``log(1 + x)`` is ``log1p(x)``, ``log(sum(exp(x)))`` a ``logsumexp``; the
+default pipeline's own rules are asked: ``stabilize.rewrites_value``) stays
+in the graph, which reads the expressions instead of the values
+(``_compute``). Large arrays stay lazy: their graphs fuse into
+compiled loops.
 
 >>> import numpy
 >>> import lazygraph.numpy as lnp
@@ -126,15 +131,20 @@ def known(var: TensorVariable) -> TensorVariable:
     node as its expression (see :func:`expression_of`)."""
     if var.owner is None or config.eager_max_elements <= 0:
         return var
-    from lazygraph.numpy._convert import _BOUND, bind
-
-    got = _value(var, _BOUND, {}, DEPTH)
+    if _ARRAY is None:
+        _import_late()
+    got = _value(var, _BOUND_DATA, {}, DEPTH)
     if got is None:
         return var
     value, expression = got
     if value.flags.writeable:
         value.setflags(write=False)
-    out = bind(value, copy=False)
+    if type(value) is np.ndarray and value.shape == var.type.shape:
+        out = _BIND_VALUE(value, var.type)  # run_node's value: exactly var's type
+    else:  # a constant's or an input's value itself
+        from lazygraph.numpy._convert import bind
+
+        out = bind(value, copy=False)
     if expression is not None:
         out.tag.lazygraph_expression = expression
     return out  # type: ignore[no-any-return]

@@ -34,7 +34,7 @@ Threads: a node whose inputs have :data:`PARALLEL_MIN_SIZE` elements or more
 runs its multithreaded kernel when it has one (elementwise loops and
 reductions over trailing axes; the outer loop is a ``prange``), built on first
 need, with ``config.num_threads`` threads (``LAZYGRAPH_NUM_THREADS``; 0 means
-all). One Python thread at a time runs multithreaded kernels; others run the
+all cores but one: :func:`thread_count`). One Python thread at a time runs multithreaded kernels; others run the
 serial ones meanwhile rather than wait.
 
 >>> import numpy as np
@@ -370,15 +370,17 @@ _parallel_gate = threading.Lock()
 
 def thread_count() -> int:
     """Threads a multithreaded kernel may use: ``config.num_threads``
-    (``LAZYGRAPH_NUM_THREADS``), or all of Numba's when it is 0."""
+    (``LAZYGRAPH_NUM_THREADS``), or when it is 0 all of Numba's but one, which
+    stays free for the Python thread's own work (recording, numpy's calls,
+    the background compiles): a parallel loop waits for its slowest thread,
+    and one that shares its core ran 3-5x slower than the serial loop on a
+    busy 2-core machine (benchmarks/dropin.py's image filters and stencils).
+    Two cores therefore run serial kernels unless asked for threads."""
     import numba
 
     wanted = config.num_threads
-    return (
-        min(wanted, numba.config.NUMBA_NUM_THREADS)
-        if wanted > 0
-        else numba.config.NUMBA_NUM_THREADS
-    )
+    cores = numba.config.NUMBA_NUM_THREADS
+    return min(wanted, cores) if wanted > 0 else max(1, cores - 1)
 
 
 def _size(values: Sequence[Any]) -> int:

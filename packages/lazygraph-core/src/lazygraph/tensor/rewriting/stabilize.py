@@ -27,8 +27,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, ClassVar
 
-import numpy as np
-
 from lazygraph.graph.basic import Apply, Constant, Variable
 from lazygraph.graph.fg import FunctionGraph
 from lazygraph.rewriting.basic import NodeRewriter, TrackMatcher, node_rewriter
