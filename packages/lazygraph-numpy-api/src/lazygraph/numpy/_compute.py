@@ -31,7 +31,7 @@ from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
-from lazygraph.graph.basic import Apply, Constant, Variable
+from lazygraph.graph.basic import Apply, Constant, Variable, _gc_paused
 from lazygraph.numpy._array import _LIVE, Array
 from lazygraph.numpy._convert import _BOUND, bind, bind_value
 from lazygraph.numpy._eager import expression_of
@@ -157,10 +157,12 @@ READERS_DEPTH = 8
 def _recent_pending() -> list[Array]:
     """The newest :data:`READERS_ARRAYS` arrays still to be computed."""
     refs = _LIVE.data  # the registry's own dict: insertion order, newest last
-    try:
+    # no collection during the walk: one would drop dead arrays from the dict
+    # under it, and skipping the look then would make which values a later
+    # graph starts from (so its structure, and whether it compiles) depend on
+    # when the collector ran
+    with _gc_paused():
         newest = list(itertools.islice(reversed(refs.values()), READERS_ARRAYS))
-    except RuntimeError:  # a weak reference died during the walk: skip the look
-        return []
     arrays = []
     for ref in newest:
         arr = ref()
