@@ -34,8 +34,8 @@ Threads: a node whose inputs have :data:`PARALLEL_MIN_SIZE` elements or more
 runs its multithreaded kernel when it has one (elementwise loops and
 reductions over trailing axes; the outer loop is a ``prange``), built on first
 need, with ``config.num_threads`` threads (``LAZYGRAPH_NUM_THREADS``; 0 means
-all cores but one: :func:`thread_count`). One Python thread at a time runs multithreaded kernels; others run the
-serial ones meanwhile rather than wait.
+all cores but one: :func:`thread_count`). One Python thread at a time runs
+multithreaded kernels; others run the serial ones meanwhile rather than wait.
 
 >>> import numpy as np
 >>> import lazygraph, lazygraph.tensor as lt
