@@ -32,7 +32,7 @@ import numpy as np
 from lazygraph.configuration import config
 from lazygraph.numpy import _views
 from lazygraph.numpy._array_methods import ArrayMethods
-from lazygraph.numpy._eager import _on_a_device, expression_of, known, set_item
+from lazygraph.numpy._eager import expression_of, known, known_value, set_item
 from lazygraph.tensor.variable import TensorVariable
 
 __all__ = ["Array"]
@@ -143,8 +143,8 @@ def _value_view(view: _views.View, base: TensorVariable) -> TensorVariable | Non
     and view, so later writes to either are seen by the other."""
     if config.eager_max_elements <= 0 or base.owner is not None:
         return None
-    value = _bound().get(base)
-    if value is None or value.flags.writeable or _on_a_device(value):
+    value = known_value(base)
+    if value is None:
         return None
     if base._tag is not None and expression_of(base) is not None:
         return None  # ``log(exp(x).T)``: a rule reads through the view (a node)
@@ -257,8 +257,9 @@ class Array(ArrayMethods):
             self._rebind(pinned)
 
     @classmethod
-    def _view_of(cls, base: Array, view: _views.View) -> Array:
-        out = cls(_derived(view, base._var))
+    def _view_of(cls, base: Array, view: _views.View, var: TensorVariable | None = None) -> Array:
+        """A view of ``base`` (``var``: its variable, when already derived)."""
+        out = cls(_derived(view, base._var) if var is None else var)
         out._base = base
         out._view = view
         out._base_version = base._version
@@ -576,11 +577,7 @@ class Array(ArrayMethods):
             basic = _views.BasicIndex(key)
             taken = _value_view(basic, var)
             if taken is not None:
-                result = Array(taken)
-                result._base = self
-                result._view = basic
-                result._base_version = self._version
-                return result
+                return Array._view_of(self, basic, taken)
         import lazygraph.tensor as lt
 
         out = lt.getitem(var, _views.unwrap_index(key))

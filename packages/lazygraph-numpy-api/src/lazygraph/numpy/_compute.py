@@ -33,7 +33,7 @@ from typing import Any
 import numpy as np
 from lazygraph.graph.basic import Apply, Constant, Variable, _gc_paused
 from lazygraph.numpy._array import _LIVE, Array
-from lazygraph.numpy._convert import _BOUND, bind, bind_value
+from lazygraph.numpy._convert import _BOUND, bind_result
 from lazygraph.numpy._eager import expression_of
 
 __all__ = ["compute"]
@@ -230,6 +230,4 @@ def _freeze(value: np.ndarray, foreign: set[int], vtype: Any) -> Variable:
         if not value.flags.owndata or id(value) in foreign:
             value = value.copy()
         value.setflags(write=False)
-    if type(value) is np.ndarray and value.shape == vtype.shape:
-        return bind_value(value, vtype)  # exactly its type: no checks to make
-    return bind(value, copy=False)
+    return bind_result(value, vtype)

@@ -101,6 +101,15 @@ def bind_value(arr: np.ndarray, ttype: TensorType) -> TensorVariable:
     return var  # type: ignore[return-value]
 
 
+def bind_result(value: Any, ttype: TensorType) -> TensorVariable:
+    """A new graph input of ``ttype`` holding a computed ``value`` that nothing
+    else writes: without checks when it is an ndarray of ``ttype``'s static shape
+    (and dtype), else through :func:`bind` (``copy=False``)."""
+    if type(value) is np.ndarray and value.shape == ttype.shape:
+        return bind_value(value, ttype)
+    return bind(value, copy=False)
+
+
 def bound_value(var: Variable) -> np.ndarray:
     """The value bound to the graph input ``var`` (``KeyError`` if none)."""
     return _BOUND[var]

@@ -133,20 +133,15 @@ def known(var: TensorVariable) -> TensorVariable:
         return var
     if _ARRAY is None:
         _import_late()
-    got = _value(var, _BOUND_DATA, {}, DEPTH)
+    got = _value(var, {}, DEPTH)
     if got is None:
         return var
     value, expression = got
     if value.flags.writeable:
         value.setflags(write=False)
-    if type(value) is np.ndarray and value.shape == var.type.shape:
-        out = _BIND_VALUE(value, var.type)  # run_node's value: exactly var's type
-    else:  # a constant's or an input's value itself
-        from lazygraph.numpy._convert import bind
-
-        out = bind(value, copy=False)
+    out = _BIND_RESULT(value, var.type)
     if expression is not None:
-        out.tag.lazygraph_expression = expression
+        _keep_expression(out, expression)
     return out  # type: ignore[no-any-return]
 
 
@@ -172,19 +167,32 @@ def expression_of(var: Variable) -> tuple[Variable, int] | None:
     return getattr(tag, "lazygraph_expression", None)
 
 
-def _value(var: Variable, bound: Any, memo: dict[Variable, Any], depth: int) -> Any:
+def _keep_expression(var: Variable, expression: tuple[Variable, int]) -> None:
+    var.tag.lazygraph_expression = expression
+
+
+def known_value(var: Variable) -> np.ndarray | None:
+    """The value bound to the graph input ``var`` when lazygraph.numpy may read
+    it now: None for a caller's buffer bound with ``copy=False`` (read when
+    computed, after the caller's later writes) or a value moved to a jax device
+    (computed there)."""
+    if _BOUND_DATA is None:
+        _import_late()
+    value = _BOUND_DATA.get(var)
+    if value is None or value.flags.writeable or _on_a_device(value):
+        return None
+    return value  # type: ignore[no-any-return]
+
+
+def _value(var: Variable, memo: dict[Variable, Any], depth: int) -> Any:
     """``(value, expression)`` of ``var`` if it is known or can be computed at
     once (the expression as :func:`expression_of`), else None."""
     if isinstance(var, Constant):
         return var.data, None
     node = var.owner
     if node is None:
-        value = bound.get(var)
-        if value is None or value.flags.writeable or _on_a_device(value):
-            # a caller's buffer bound with copy=False (read when computed, after
-            # the caller's later writes), or moved to a jax device (computed there)
-            return None
-        return value, expression_of(var)
+        value = known_value(var)
+        return None if value is None else (value, expression_of(var))
     if var in memo:
         return memo[var]
     memo[var] = None
@@ -193,7 +201,7 @@ def _value(var: Variable, bound: Any, memo: dict[Variable, Any], depth: int) -> 
     values = []
     expressions = []
     for v in node.inputs:
-        got = _value(v, bound, memo, depth - 1)
+        got = _value(v, memo, depth - 1)
         if got is None:
             return None
         values.append(got[0])
@@ -328,7 +336,7 @@ def elementwise(fn: Callable[..., Any], args: Sequence[Any]) -> Any:
             var = a._var
             if var.owner is not None:
                 return None
-            value = bound.get(var)
+            value = bound.get(var)  # known_value, inline: this runs on every call
             if value is None or value.flags.writeable or _on_a_device(value):
                 return None
             if var._tag is not None and expression_of(var) is not None:
@@ -379,7 +387,7 @@ def elementwise(fn: Callable[..., Any], args: Sequence[Any]) -> Any:
         node = op.make_node(*[a._var if type(a) is _ARRAY else a for a in args])
         value.flags.writeable = False
         var = _BIND_VALUE(value, out_type)
-        var.tag.lazygraph_expression = (_merged(node.outputs[0]), 0)
+        _keep_expression(var, (_merged(node.outputs[0]), 0))
         return _ARRAY(var)
     if scalars:
         return value[()]
@@ -506,15 +514,17 @@ _BOUND_DATA: Any = None
 _BIND_VALUE: Any = None
 _DTYPE_NAMES: Any = None
 _TYPE_OF: Any = None
+_BIND_RESULT: Any = None
 
 
 def _import_late() -> None:
     """The Array class and the bound-value registry (their modules import this one)."""
-    global _ARRAY, _BOUND_DATA, _BIND_VALUE, _DTYPE_NAMES, _TYPE_OF
+    global _ARRAY, _BOUND_DATA, _BIND_VALUE, _BIND_RESULT, _DTYPE_NAMES, _TYPE_OF
     from lazygraph.numpy import _convert
     from lazygraph.numpy._array import Array
 
     _ARRAY, _BOUND_DATA, _BIND_VALUE = Array, _convert._BOUND, _convert.bind_value
+    _BIND_RESULT = _convert.bind_result
     _DTYPE_NAMES, _TYPE_OF = _convert._DTYPE_NAMES, _convert.type_of
 
 
@@ -542,9 +552,14 @@ def _lane(fn: Callable[..., Any], sig: tuple[Any, ...], args: Sequence[Any]) -> 
         return False
     if not all(map(_same_input, direct.inputs, node.inputs)):
         return False
-    # exp, sigmoid, 1 + x: the inner node of a rule (see elementwise)
-    inner = functools.partial(inner_of_a_rule, op.scalar_op.name)
+    # exp, sigmoid, 1 + x: the inner node of a rule (see elementwise); asked
+    # per call only of the ops that can be one (with a constant 1 operand)
+    name = op.scalar_op.name
+    inner = functools.partial(inner_of_a_rule, name) if inner_of_a_rule(name, [_ONE]) else None
     return op, inner, math.prod(out.type.shape)
+
+
+_ONE = np.ones(())
 
 
 def _same_input(a: Variable, b: Variable) -> bool:

@@ -134,8 +134,8 @@ def _describe(obj: Any, raw: list[np.ndarray], views: bool) -> Any:
         var = obj._var
         if var.owner is not None:
             raise _Miss
-        value = _BOUND_DATA.get(var)
-        if value is None or value.flags.writeable or _ON_A_DEVICE(value):
+        value = _KNOWN_VALUE(var)
+        if value is None:
             raise _Miss
         if var._tag is not None and _EXPRESSION_OF(var) is not None:
             raise _Miss  # a rule may read its expression (the graph's path)
@@ -242,7 +242,7 @@ def _steps(out: Variable, inputs: list[Variable]) -> list[tuple[Apply, tuple[Any
 _ARRAY: Any = None
 _BOUND_DATA: Any = None
 _BIND_VALUE: Any = None
-_ON_A_DEVICE: Any = None
+_KNOWN_VALUE: Any = None
 _QUALIFIES: Any = None
 _RUN_NODE: Any = None
 _ELEMWISE: Any = None
@@ -251,14 +251,14 @@ _EXPRESSION_OF: Any = None
 
 def _import_late() -> None:
     """The modules this one reads (they import the namespace, which imports this)."""
-    global _ARRAY, _BOUND_DATA, _BIND_VALUE, _ON_A_DEVICE, _QUALIFIES, _RUN_NODE, _ELEMWISE
+    global _ARRAY, _BOUND_DATA, _BIND_VALUE, _KNOWN_VALUE, _QUALIFIES, _RUN_NODE, _ELEMWISE
     global _EXPRESSION_OF
     from lazygraph.numpy import _convert, _eager
     from lazygraph.numpy._array import Array
     from lazygraph.tensor.elemwise import Elemwise
 
     _BOUND_DATA, _BIND_VALUE = _convert._BOUND, _convert.bind_value
-    _ON_A_DEVICE, _QUALIFIES, _RUN_NODE = _eager._on_a_device, _eager._qualifies, _eager.run_node
+    _KNOWN_VALUE, _QUALIFIES, _RUN_NODE = _eager.known_value, _eager._qualifies, _eager.run_node
     _ELEMWISE = Elemwise
     _EXPRESSION_OF = _eager.expression_of
     _ARRAY = Array
