@@ -286,6 +286,52 @@ def test_small_elementwise_calls_share_one_flat_program():
     assert all(p is not None and p[0] is programs[0][0] for p in programs)
 
 
+class _Raising:
+    """A jitted program whose every call raises ``exc``."""
+
+    def __init__(self, exc: BaseException) -> None:
+        self.exc = exc
+
+    def __call__(self, *args):
+        raise self.exc
+
+
+@pytest.mark.parametrize("flat", [False, True])
+@pytest.mark.parametrize("how", ["interrupted", "poisoned"])
+def test_a_program_jax_left_half_made_is_made_again(flat, how):
+    # A Ctrl-C while jax traces can leave an entry of its caches half made:
+    # every later call reaching it fails with "RecursionError: Recursively
+    # calling". A program an interrupt went through is never called again, and
+    # one found in that state is made again (from a cleared jax cache).
+    from lazygraph.backends.jax import linker
+
+    backend.clear_cache()
+    x = lt.dvector("x")
+    out = lt.exp(x) * 3.0 if flat else lt.sum(lt.exp(x)) * 3.0
+    p = backend.compile(FunctionGraph([x], [out]))
+    seg = p.segments[0]
+    assert (seg.flat_jitted is not None) == flat
+    exc = (
+        KeyboardInterrupt()
+        if how == "interrupted"
+        else RecursionError("Recursively calling <weakref>")
+    )
+    bad = _Raising(exc)
+    if flat:
+        (key,) = [k for k, v in linker._flat_programs.items() if v is seg.flat_jitted]
+        seg.flat_jitted = linker._flat_programs[key] = (bad, seg)
+    else:
+        seg.jitted = bad
+    want = np.exp(np.arange(3.0)) * 3.0
+    if how == "interrupted":
+        with pytest.raises(KeyboardInterrupt):
+            p(np.arange(3.0))
+    got = p(np.arange(3.0))[0]
+    np.testing.assert_allclose(got, want if flat else want.sum(), rtol=1e-12)
+    assert (seg.flat_jitted[0] if flat else seg.jitted) is not bad
+    assert all(v[0] is not bad for v in linker._flat_programs.values())
+
+
 def test_donation_gives_the_same_result():
     x = lt.dvector("x")
     fg = FunctionGraph([x], [lt.exp(x) * 3.0])

@@ -120,6 +120,8 @@ class _Segment:
     static_inputs: list[Variable] = field(default_factory=list)
     outputs: list[Variable] = field(default_factory=list)
     jitted: Any = None
+    #: the keyword arguments ``jitted`` was made with (to make it again)
+    jit_kwargs: dict[str, Any] = field(default_factory=dict)
     #: the same segment traced on flattened 1-d inputs padded to a power of two
     #: (pure elementwise segments only), and the segment that traced it: small
     #: calls of any shape share a few compiled programs instead of one XLA
@@ -318,7 +320,7 @@ class _Program:
                         results = _call_flat(seg, dyn)
                     if results is None:  # (the flat path's results are views: not fresh)
                         stat = [_Static(_value(env, v)) for v in seg.static_inputs]
-                        results, flags = seg.jitted(*dyn, *stat)
+                        results, flags = _call_jitted(seg, False, [*dyn, *stat])
                         if flags is not None:
                             _raise_failed(seg, np.asarray(flags), dyn, stat)
                         fresh.update(o for k, o in enumerate(seg.outputs) if k not in seg.forwarded)
@@ -429,8 +431,8 @@ def _call_flat(seg: _Segment, dyn: list[Any]) -> list[Any] | None:
         except ValueError:
             return None
         flat.append(np.pad(v, (0, size - n), mode="edge"))  # repeats the last element
-    jitted, owner = seg.flat_jitted
-    results, flags = jitted(*flat)
+    results, flags = _call_jitted(seg, True, flat)
+    owner = seg.flat_jitted[1]
     if flags is not None:
         _raise_failed(owner, np.asarray(flags), flat, flat=True)
     out = []
@@ -440,6 +442,48 @@ def _call_flat(seg: _Segment, dyn: list[Any]) -> list[Any] | None:
             r = np.broadcast_to(r, (size,))
         out.append(r[:n].reshape(full))
     return out
+
+
+def _call_jitted(seg: _Segment, flat: bool, args: list[Any]) -> Any:
+    """Call the jitted program of ``seg`` (its flat one with ``flat``).
+
+    An interrupt (Ctrl-C, SystemExit) that lands while jax traces or compiles
+    can leave an entry of jax's caches half made, and every later call that
+    reaches it then fails with jax's ``RecursionError: Recursively calling
+    ...``. So a program an interrupt went through is dropped and made again
+    from the segment; and a call that meets such an entry anyway (left by an
+    interrupt elsewhere: in another segment sharing the flat program, in a
+    jitted jax function that traces share) clears jax's caches, makes the
+    program again and is retried once.
+    """
+    for attempt in (0, 1):
+        fn = seg.flat_jitted[0] if flat else seg.jitted  # type: ignore[index]
+        try:
+            return fn(*args)
+        except RecursionError as e:
+            if attempt or "Recursively calling" not in str(e):
+                raise
+            jax.clear_caches()
+            _remake(seg, flat)
+        except BaseException as e:
+            if not isinstance(e, Exception):
+                _remake(seg, flat)
+            raise
+    raise AssertionError("unreachable")
+
+
+def _remake(seg: _Segment, flat: bool) -> None:
+    """Trace ``seg``'s jitted (or flat) program anew: a new function, so none of
+    jax's caches of the old one are reused."""
+    if not flat:
+        seg.jitted = jax.jit(_trace_segment(seg), **seg.jit_kwargs)
+        return
+    old = seg.flat_jitted
+    with _flat_lock:
+        for key, found in list(_flat_programs.items()):
+            if found is old:
+                del _flat_programs[key]
+    seg.flat_jitted = _shared_flat(seg)
 
 
 #: flat programs by the dtype-level structure of their segment (see _flat_key)
@@ -609,6 +653,7 @@ def compile_graph(
                     if v in fgraph.inputs and needed_later.get(v, s) <= s and v not in graph_outputs
                 ]
                 kwargs["donate_argnums"] = tuple(dead)
+            seg.jit_kwargs = kwargs
             seg.jitted = jax.jit(run, **kwargs)
             if not kwargs.get("in_shardings") and not donate and _flat_eligible(seg):
                 seg.flat_jitted = _shared_flat(seg)
