@@ -92,7 +92,8 @@ SPECIAL = [
 def test_complex_tanh_and_reciprocal_special_values(z):
     with np.errstate(all="ignore"):
         for ours, theirs in ((complex_tanh, np.tanh), (complex_reciprocal, np.reciprocal)):
-            got, want = complex(ours(z)), complex(theirs(np.complex128(z)))
+            args = (z,) if ours is complex_tanh else (z, 1.0)
+            got, want = complex(ours(*args)), complex(theirs(np.complex128(z)))
             np.testing.assert_allclose(
                 [got.real, got.imag], [want.real, want.imag], rtol=1e-13, equal_nan=True
             )
@@ -112,6 +113,29 @@ def test_complex_tanh_and_reciprocal_kernels(dtype):
             got, want = _both([z], fn(z), [value])
         rtol = 1e-5 if dtype == "complex64" else 1e-12
         np.testing.assert_allclose(got, want, rtol=rtol, equal_nan=True)
+
+
+@pytest.mark.parametrize("dtype", ["complex64", "complex128"])
+def test_complex_division_by_special_values_is_numpys(dtype):
+    # Smith's algorithm as numpy's loop runs it: an infinite divisor gives
+    # signed zeros (1 / inf), not NaN; a zero divisor numpy's inf/NaN; and
+    # integer powers below zero (1 / z**n) divide the same way
+    a, b = lt.tensor(dtype, (None,)), lt.tensor(dtype, (None,))
+    with np.errstate(over="ignore"):
+        values = np.array([*SPECIAL, complex(1, 1), complex(-2, 0.5)], dtype=dtype)
+    x, y = (v.ravel() for v in np.meshgrid(values, values))
+    for out, arrays in ((a / b, [x, y]), (a**-3, [y])):
+        with np.errstate(all="ignore"):
+            got, want = _both([a, b][: len(arrays)], out, arrays)
+        assert got.dtype == want.dtype
+        for g, w in ((got.real, want.real), (got.imag, want.imag)):
+            np.testing.assert_array_equal(np.isnan(g), np.isnan(w))
+            finite = ~np.isnan(w)
+            np.testing.assert_allclose(
+                g[finite], w[finite], rtol=1e-6 if dtype == "complex64" else 1e-13
+            )
+            zero = finite & (w == 0)
+            np.testing.assert_array_equal(np.signbit(g[zero]), np.signbit(w[zero]))
 
 
 def test_reshape_of_a_non_contiguous_input_compiles():

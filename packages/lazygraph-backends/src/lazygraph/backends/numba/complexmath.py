@@ -1,8 +1,9 @@
 """Complex scalar helpers the generated kernels call where Numba has no complex
 form of a numpy ufunc, or a different one: numpy's lexicographic ordering
 (comparisons, ``maximum``/``minimum``, ``fmax``/``fmin``), ``sign``
-(``z / |z|``), rounding of each part, and ``exp2``/``expm1``/``log2`` as
-numpy's own complex loops compute them. Each follows numpy's C loop, special
+(``z / |z|``), rounding of each part, ``exp2``/``expm1``/``log2`` as
+numpy's own complex loops compute them, and ``sqrt`` as the C library's
+``csqrt`` (which numpy calls) does. Each follows numpy's C loop, special
 values (NaN, inf, signed zeros) included.
 
 ``square`` and ``multiply`` follow numpy's SIMD loops, which fuse one product
@@ -48,6 +49,7 @@ __all__ = [
     "complex_rint",
     "complex_round",
     "complex_sign",
+    "complex_sqrt",
     "complex_square",
     "numpy_fuses",
 ]
@@ -187,6 +189,75 @@ def complex_log2(a):  # type: ignore[no-untyped-def]
 # -- products and powers as numpy computes them -------------------------------------
 
 
+@njit(**_OPTS)
+def complex_sqrt(a, one, tiny2, huge4, up, down):  # type: ignore[no-untyped-def]
+    """C99's ``csqrt`` (numpy's complex ``sqrt``) in the precision of ``one``:
+    Annex G's special values, then ``r = sqrt((|z| + |x|) / 2)`` and the other
+    part from ``2 r s = y`` (no cancellation), with the operands scaled by 1/4
+    near overflow (``huge4``: the largest finite value / 4) and by ``up`` (an
+    even power of two; ``down`` its square root's inverse) when both parts are
+    below ``tiny2`` (twice the smallest normal value). Numba's own complex
+    sqrt differs in the last bit, and divides by zero for subnormal parts.
+
+    >>> complex_sqrt(-4 + 0j, 1.0, 4e-308, 4e307, 2.0**54, 2.0**-27)
+    2j
+    """
+    x, y = a.real, a.imag
+    zero = one - one
+    two = one + one
+    half = one / two
+    if math.isinf(y):
+        return complex(np.inf, y)
+    if math.isinf(x):
+        if x < 0:
+            return complex(np.nan if math.isnan(y) else zero, math.copysign(np.inf, y))
+        return complex(x, np.nan if math.isnan(y) else math.copysign(zero, y))
+    if math.isnan(x) or math.isnan(y):
+        return complex(np.nan, np.nan)
+    if y == 0:
+        if x < 0:
+            return complex(zero, math.copysign(math.sqrt(-x), y))
+        return complex(abs(math.sqrt(x)), math.copysign(zero, y))
+    if x == 0:
+        ay = abs(y)
+        r = math.sqrt(half * ay) if ay >= tiny2 else half * math.sqrt(two * ay)
+        return complex(r, math.copysign(r, y))
+    quarter = half * half
+    scale = 0  # 1: the operands were divided by 4; -1: multiplied by ``up``
+    if abs(x) > huge4:
+        scale = 1
+        x, y = x * quarter, y * quarter
+    elif abs(y) > huge4:
+        scale = 1
+        x = x * quarter if abs(x) >= tiny2 * two else zero
+        y = y * quarter
+    elif abs(x) < tiny2 and abs(y) < tiny2:
+        scale = -1
+        x, y = x * up, y * up
+    d = np.hypot(x, y)
+    if x > 0:
+        r = math.sqrt(half * (d + x))
+        if scale == 1 and abs(y) < one:  # keeps y / r from underflowing
+            s = y / r
+            r = r * two
+            scale = 0
+        else:
+            s = half * (y / r)
+    else:
+        s = math.sqrt(half * (d - x))
+        if scale == 1 and abs(y) < one:
+            r = abs(y / s)
+            s = s * two
+            scale = 0
+        else:
+            r = abs(half * (y / s))
+    if scale == 1:
+        r, s = r * two, s * two
+    elif scale == -1:
+        r, s = r * down, s * down
+    return complex(r, math.copysign(s, y))
+
+
 @intrinsic
 def _fma(typingctx, a, b, c):  # type: ignore[no-untyped-def]
     """``a * b + c`` rounded once (LLVM's ``fma``: the instruction, or libm's)."""
@@ -223,17 +294,18 @@ def complex_square(a, fused):  # type: ignore[no-untyped-def]
 
 
 @njit(**_OPTS)
-def _div_parts(ar, ai, br, bi):  # type: ignore[no-untyped-def]
-    # npymath's cdiv (Smith's algorithm), used by npy_cpow for negative powers
+def _div_parts(ar, ai, br, bi, one):  # type: ignore[no-untyped-def]
+    # npymath's cdiv (Smith's algorithm), used by npy_cpow for negative powers;
+    # an infinite divisor gives signed zeros (1 / inf), never NaN
     abs_r, abs_i = abs(br), abs(bi)
     if abs_r >= abs_i:
         if abs_r == 0 and abs_i == 0:
-            return ar / abs_r, ai / abs_r
+            return ar / abs_r, ai / abs_i
         rat = bi / br
-        scl = (br / br) / (br + bi * rat)
+        scl = one / (br + bi * rat)
         return (ar + ai * rat) * scl, (ai - ar * rat) * scl
     rat = br / bi
-    scl = (bi / bi) / (bi + br * rat)
+    scl = one / (bi + br * rat)
     return (ar * rat + ai) * scl, (ai * rat - ar) * scl
 
 
@@ -275,7 +347,7 @@ def complex_power(a, b, one, fused):  # type: ignore[no-untyped-def]
                 break
             p_r, p_i = _mul_parts(p_r, p_i, p_r, p_i, fused)
         if n < 0:
-            acc_r, acc_i = _div_parts(one, zero, acc_r, acc_i)
+            acc_r, acc_i = _div_parts(one, zero, acc_r, acc_i, one)
         return complex(acc_r, acc_i)
     return np.exp(b * np.log(a))
 

@@ -356,35 +356,36 @@ else:
 
 
 @njit(**_OPTS)
-def complex_divide(a, b):  # type: ignore[no-untyped-def]
+def complex_divide(a, b, one):  # type: ignore[no-untyped-def]
     """numpy's complex division (Smith's algorithm, as its ufunc loop), in the
-    operands' precision; a zero divisor gives numpy's inf/NaN, never an error."""
+    precision of ``one``: a zero divisor gives numpy's inf/NaN, never an error,
+    and an infinite one signed zeros (``scl = 1 / inf``), not NaN."""
     ar, ai, br, bi = a.real, a.imag, b.real, b.imag
     abs_r, abs_i = abs(br), abs(bi)
     if abs_r >= abs_i:
         if abs_r == 0 and abs_i == 0:
             return complex(ar / abs_r, ai / abs_r)
         rat = bi / br
-        scl = (br / br) / (br + bi * rat)
+        scl = one / (br + bi * rat)
         return complex((ar + ai * rat) * scl, (ai - ar * rat) * scl)
     rat = br / bi
-    scl = (bi / bi) / (bi + br * rat)
+    scl = one / (bi + br * rat)
     return complex((ar * rat + ai) * scl, (ai * rat - ar) * scl)
 
 
 @njit(**_OPTS)
-def complex_reciprocal(a):  # type: ignore[no-untyped-def]
-    """numpy's complex reciprocal (its own loop, not ``1 / a``): divides by the
-    larger part first, so ``1 / (0 + inf j)`` is ``0 - 0j`` where Smith's
-    division would give NaN."""
+def complex_reciprocal(a, one):  # type: ignore[no-untyped-def]
+    """numpy's complex reciprocal (its own loop, not ``1 / a``), in the
+    precision of ``one``: divides by the larger part first, so ``1 / (0 + inf
+    j)`` is ``0 - 0j`` where Smith's division would give NaN."""
     ar, ai = a.real, a.imag
     if abs(ai) <= abs(ar):
         r = ai / ar
         d = ar + ai * r
-        return complex(1 / d, -r / d)
+        return complex(one / d, -r / d)
     r = ar / ai
     d = ar * r + ai
-    return complex(r / d, -1 / d)
+    return complex(r / d, -one / d)
 
 
 @njit(**_OPTS)

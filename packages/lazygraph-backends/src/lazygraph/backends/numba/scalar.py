@@ -36,6 +36,9 @@ _LN2 = float(np.log(2.0))
 #: an operand that is one value for the whole loop: a 0-d input, read once into
 #: ``s<i>`` (see ``elemwise.operand_reads``), or a constant (:func:`literal`)
 _SCALAR_OPERAND = re.compile(r"s\d+|np\.\w+\(.*\)")
+#: an input of a flat loop (flat.py): ``x<k>[i * b<k>]``, ``b<k> == 0`` where the
+#: input broadcasts (one element, read with stride 0 as numpy's loop reads it)
+_FLAT_OPERAND = re.compile(r"x(\d+)\[i \* b\1\]")
 
 
 class CodegenUnsupported(Exception):
@@ -242,9 +245,13 @@ def scalar_expr(op: ScalarOp, args: Sequence[str], in_dtypes: Sequence[str], out
     if name == "pow":
         if not isfloat:
             return f"int_power({a[0]}, {a[1]})"
+        scalar = f"power_scalar_exponent({a[0]}, {a[1]}, {literal(1, comp)})"
         if _SCALAR_OPERAND.fullmatch(args[1]):
             # a 0-d input or constant: numpy's loop reads it with stride 0
-            return f"power_scalar_exponent({a[0]}, {a[1]}, {literal(1, comp)})"
+            return scalar
+        flat = _FLAT_OPERAND.fullmatch(args[1])
+        if flat:  # a flat loop's input: stride 0 when it broadcasts
+            return f"({scalar} if b{flat.group(1)} == 0 else np.power({a[0]}, {a[1]}))"
         return f"np.power({a[0]}, {a[1]})"
     if name in ("floor", "ceil", "trunc"):
         return f"np.{name}({a[0]})" if isfloat else a[0]
@@ -295,7 +302,6 @@ _COMPLEX_UFUNC = {
     "exp": "np.exp",
     "log": "np.log",
     "log10": "np.log10",
-    "sqrt": "np.sqrt",
     "sin": "np.sin",
     "cos": "np.cos",
     "tan": "np.tan",
@@ -381,10 +387,17 @@ def _complex_expr(
         if decimals == 0:
             return f"complex_rint({a[0]})"
         return f"complex_round({a[0]}, {10.0 ** abs(decimals)!r}, {decimals > 0})"
+    if name == "sqrt":  # C's csqrt, which numpy calls, in the parts' precision
+        info = np.finfo(np.dtype(comp))
+        half_bits = (info.nmant + 2) // 2
+        consts = (1, 2 * info.smallest_normal, info.max / 4, 2.0 ** (2 * half_bits))
+        args_ = ", ".join(literal(c, str(info.dtype)) for c in consts)
+        return f"complex_sqrt({a[0]}, {args_}, {literal(2.0**-half_bits, str(info.dtype))})"
+    part = str(np.finfo(np.dtype(comp)).dtype)
     if name == "reciprocal":
-        return f"complex_reciprocal({a[0]})"
+        return f"complex_reciprocal({a[0]}, {literal(1, part)})"
     if name == "divide":  # numpy's complex division: its edge cases
-        return f"complex_divide({a[0]}, {a[1]})"
+        return f"complex_divide({a[0]}, {a[1]}, {literal(1, part)})"
     raise CodegenUnsupported(f"{name} on complex values")
 
 
