@@ -49,9 +49,10 @@ class _CompileLog(event.Listener):
 @pytest.fixture
 def fresh(tmp_path, monkeypatch):
     """Background compilation on, an empty disk cache, no kernel loaded, and a
-    cost model that queues a kernel at its node's second call (the tests of the
-    cost model itself use :func:`costed`)."""
-    monkeypatch.setattr(background, "COMPILE_AFTER_ELEMENTS", 0)
+    cost model that queues a kernel at its node's second call (compiles free;
+    the tests of the cost model itself use :func:`costed`)."""
+    monkeypatch.setattr(background, "COMPILE_SECONDS", 0.0)
+    monkeypatch.setattr(linker, "_costs", {})
     background.wait()
     log = _CompileLog()
     event.register("numba:compile", log)
@@ -107,10 +108,13 @@ def test_calls_run_perform_until_the_worker_has_compiled(fresh):
 
 @pytest.fixture
 def costed(fresh, monkeypatch):
-    """``fresh`` with the cost model's own thresholds."""
-    monkeypatch.setattr(background, "COMPILE_AFTER_ELEMENTS", 1_000_000)
-    monkeypatch.setattr(background, "HOT_CALLS", 1000)
+    """``fresh`` with a compile priced at :data:`PRICE` seconds (a fixed price:
+    the measured one depends on the machine)."""
+    monkeypatch.setattr(background, "COMPILE_SECONDS", PRICE)
     return fresh
+
+
+PRICE = 0.4
 
 
 def test_small_arrays_called_a_few_times_never_compile(costed):
@@ -124,33 +128,55 @@ def test_small_arrays_called_a_few_times_never_compile(costed):
         _check(f(*vals), want(*vals))
     assert background.pending() == 0
     assert costed.threads == [], "nothing compiled"
+    spent = sum(seconds for _, seconds in linker._costs.values())
+    assert 0 < spent * background.EXPECTED_SAVING < PRICE
 
 
-def test_a_hot_loop_of_small_arrays_compiles(costed, monkeypatch):
-    monkeypatch.setattr(background, "HOT_CALLS", 30)  # the rule, at a test's scale
-    inputs, outputs = _graph(1.2)
-    f = lazygraph.function(inputs, outputs, mode=NUMBA)
-    want = lazygraph.function(inputs, outputs, mode=PYTHON)
-    rng = np.random.default_rng(6)
-    for k in range(31):
-        vals = _values(rng)
-        _check(f(*vals), want(*vals))
-        if k < 29:
-            assert background.pending() == 0, f"queued at call {k + 1}"
-    assert background.wait(120)
-    assert costed.threads, "the 30th call queued the kernels"
-
-
-def test_large_arrays_compile_at_the_second_call(costed):
+@pytest.mark.parametrize("elements", [3, 1_000_000])
+def test_a_kernel_compiles_once_its_nodes_perform_time_repays_it(costed, monkeypatch, elements):
+    # the ski-rental rule on time: many calls on small arrays, or a few on
+    # large ones, until what the kernel could have saved reaches the price
+    price = 0.01
+    monkeypatch.setattr(background, "COMPILE_SECONDS", price)
     x = lt.tensor("float64", (None,))
     f = lazygraph.function([x], lt.exp(x) * 2.0 + 1.0, mode=NUMBA)
-    big = np.linspace(0.0, 1.0, 1_000_000)
-    first = f(big)
-    assert background.pending() == 0, "a graph called once compiles nothing"
-    f(big)
+    values = np.linspace(0.0, 1.0, elements)
+    want = np.exp(values) * 2.0 + 1.0
+
+    def charged():  # perform seconds charged to the kernel's account so far
+        return sum(seconds for _, seconds in linker._costs.values())
+
+    for calls in range(1, 100_000):  # noqa: B007 (read after the loop)
+        before = charged()
+        np.testing.assert_allclose(f(values), want, rtol=1e-12)
+        if background.pending() or costed.threads:
+            break
+        assert before * background.EXPECTED_SAVING < price, "not queued, though it repaid"
+    assert calls > 1, "a graph called once compiles nothing"
+    assert before * background.EXPECTED_SAVING >= price, "queued before it repaid"
     assert background.wait(120)
-    assert costed.threads, "a million elements repay the compile at once"
-    np.testing.assert_allclose(f(big), first, rtol=1e-12)
+    assert costed.threads
+    np.testing.assert_allclose(f(values), want, rtol=1e-12)
+
+
+def test_many_graphs_sharing_a_kernel_repay_it_together(costed, monkeypatch):
+    # graphs each called a few times (new shapes, new constants around the same
+    # node) charge one account: the kernel they share compiles when their
+    # perform time together repays it
+    monkeypatch.setattr(background, "COMPILE_SECONDS", 0.002)
+    functions = set()
+    for k in range(200):
+        values = np.linspace(0.0, 1.0, 100_000 + k)
+        x = lt.tensor("float64", values.shape)  # a new function each time
+        f = lazygraph.function([x], lt.exp(x), mode=NUMBA)
+        functions.add(id(f.fn))
+        np.testing.assert_allclose(f(values), np.exp(values), rtol=1e-12)
+        if background.pending() or costed.threads:
+            break
+    assert len(functions) > 1, "the graphs shared the account"
+    assert len([c for c in linker._costs.values() if c[0]]) == 1, "one kernel"
+    assert background.wait(120)
+    assert costed.threads, "the shared kernel compiled"
 
 
 def test_a_warm_disk_cache_is_used_at_the_first_call(fresh):
@@ -244,7 +270,7 @@ import os, sys, numpy as np
 import lazygraph, lazygraph.tensor as lt
 from lazygraph.compile.mode import Mode
 from lazygraph.backends.numba import background
-background.COMPILE_AFTER_ELEMENTS = 0  # queue at the second call, whatever the size
+background.COMPILE_SECONDS = 0.0  # queue at the second call, whatever the time
 x = lt.tensor("float64", (None,))
 f = lazygraph.function([x], [lt.cosh(x) * 0.37 - lt.arctan(x)], mode=Mode(backend="numba"))
 want = np.cosh(np.arange(5.0)) * 0.37 - np.arctan(np.arange(5.0))

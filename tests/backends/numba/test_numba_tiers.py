@@ -13,7 +13,7 @@ pytest.importorskip("numba")
 
 import lazygraph
 import lazygraph.tensor as lt
-from lazygraph.backends.numba import linker
+from lazygraph.backends.numba import background, linker
 from lazygraph.compile.mode import Mode
 from lazygraph.configuration import config
 
@@ -45,6 +45,7 @@ def _check(got, want):
 
 def test_graph_function_is_compiled_only_once_hot(monkeypatch):
     monkeypatch.setattr(linker, "PROMOTE_GAIN", 0.0)  # always worth it
+    monkeypatch.setattr(background, "COMPILE_SECONDS", 0.0)  # and repaid at once
     inputs, outputs = _softmaxish()
     rng = np.random.default_rng(0)
     with config.change(numba_graph_after=3):
@@ -56,6 +57,27 @@ def test_graph_function_is_compiled_only_once_hot(monkeypatch):
             _check(f(*vals), want(*vals))
             promoted = linker.compile_stats.graph_functions - before
             assert promoted == (1 if call >= 3 else 0), call
+
+
+def test_graph_function_waits_until_the_loop_has_cost_a_compile(monkeypatch):
+    # the ski-rental rule: the loop's cost so far (calls timed x nodes x the
+    # per-node cost) must reach the price of a compile
+    monkeypatch.setattr(linker, "PROMOTE_GAIN", 0.0)
+    monkeypatch.setattr(linker, "LOOP_COST_PER_NODE", 1e-3)
+    monkeypatch.setattr(background, "COMPILE_SECONDS", 0.05)
+    inputs, outputs = _softmaxish()
+    rng = np.random.default_rng(7)
+    with config.change(numba_graph_after=3):
+        f = lazygraph.function(inputs, outputs, mode=NUMBA)
+        want = lazygraph.function(inputs, outputs, mode=PYTHON)
+        nodes = len(f.fn._nodes)
+        repaid_at = 2 + -(-50 // nodes)  # the first call with (call - 2) * nodes ms >= 50 ms
+        before = linker.compile_stats.graph_functions
+        for call in range(1, repaid_at + 3):
+            vals = _values(rng)
+            _check(f(*vals), want(*vals))
+            promoted = linker.compile_stats.graph_functions - before
+            assert promoted == (1 if call >= max(repaid_at, 4) else 0), (call, nodes)
 
 
 def test_graph_function_is_not_built_when_kernels_dominate(monkeypatch):

@@ -5,12 +5,13 @@ training step with its gradient) would keep the user waiting 6 s for its first
 result. With ``config.numba_background_compile`` (the default), the linker does
 what tiered JITs do: a node whose kernel is not compiled yet runs its Op's numpy
 ``perform`` (the python backend's reference code), and once the node has run
-long enough for its kernel to pay for its compile (:data:`COMPILE_AFTER_ELEMENTS`,
-:data:`HOT_CALLS`, never before its :data:`COMPILE_AFTER_CALLS`-th call) the
-kernel is compiled here, on one worker thread, and used from the first call
-after it is ready. A graph called once never compiles anything, nor does code
-on small arrays that runs a few times; a training loop gets its kernels a few
-seconds in, with every step before them running at numpy's speed.
+long enough for its kernel to pay for its compile (:func:`pays`: the ski-rental
+rule on time, never before its :data:`COMPILE_AFTER_CALLS`-th call) the kernel
+is compiled here, on one worker thread, and used from the first call after it
+is ready. A graph called once never compiles anything, nor does code that
+spends less time in a node than its compile would cost; a training loop gets
+its kernels once their nodes have run for a second or so, every step before
+them running at numpy's speed.
 
 Kernels whose machine code is in the disk cache, or already compiled in this
 process, are used at once: only new code is deferred. ``numba_background_compile
@@ -38,6 +39,7 @@ import atexit
 import collections
 import os
 import threading
+import time
 from collections.abc import Callable
 from typing import Any
 
@@ -45,10 +47,13 @@ from lazygraph.configuration import config
 
 __all__ = [
     "COMPILE_AFTER_CALLS",
-    "COMPILE_AFTER_ELEMENTS",
-    "HOT_CALLS",
+    "COMPILE_SECONDS",
+    "EXPECTED_SAVING",
+    "FIRST_COMPILE_GUESS",
     "Slot",
+    "compile_seconds",
     "enabled",
+    "pays",
     "pending",
     "submit",
     "wait",
@@ -57,17 +62,51 @@ __all__ = [
 #: a node runs ``perform`` at least this many times before its kernel is
 #: queued: a graph called once (a one-off ``compute()``) compiles nothing
 COMPILE_AFTER_CALLS = 2
-#: The cost model: a kernel costs 0.2 to 1 s of compiling (on a core the
-#: program may need) and saves a fraction of ``perform``'s time per call, so it
-#: is queued only once the node has shown it will run long enough to repay that
-#: (the ski-rental rule): when its ``perform`` calls have read this many input
-#: elements in all (a few milliseconds of numpy's time; an array of a million
-#: elements compiles at its second call) ...
-COMPILE_AFTER_ELEMENTS = 1_000_000
-#: ... or it has run this many times (a loop over small arrays, where kernels
-#: and one graph function save numpy's per-call overhead). Tiny arrays in code
-#: that runs a few times (scripts, notebooks, test suites) never compile.
-HOT_CALLS = 1000
+#: The cost model is the ski-rental rule on time. A kernel costs a compile (0.2
+#: to 1 s, on a core and a GIL the program shares) and saves part of its node's
+#: ``perform`` time on every later call; so a kernel is queued once the perform
+#: time it could have saved, :data:`EXPECTED_SAVING` of the time its node's
+#: ``perform`` has taken so far (all nodes with the same kernel together), is at
+#: least what a compile costs (:func:`compile_seconds`). Renting until the rent
+#: paid equals the price never costs more than twice the better choice made
+#: with hindsight. (Counting calls or elements instead compiled ~300x too
+#: early: a node on 1,000 elements takes ~5 us in numpy, on a million ~2 ms.)
+#: The fraction of a node's perform time its kernel saves: most of it for small
+#: arrays (numpy's per-call overhead, and later the graph function's), less for
+#: large ones (the fused loop's saved memory traffic).
+EXPECTED_SAVING = 0.5
+#: what a compile is taken to cost, in seconds, until this process has timed
+#: some (:func:`compile_seconds`)
+FIRST_COMPILE_GUESS = 0.4
+#: a fixed price of a compile, in seconds, instead of the measured one (tests)
+COMPILE_SECONDS: float | None = None
+#: seconds the worker's last builds took
+_build_seconds: collections.deque[float] = collections.deque(maxlen=32)
+
+
+def compile_seconds() -> float:
+    """What a compile costs here: the mean of the worker's last timed builds
+    (:data:`FIRST_COMPILE_GUESS` before the first; :data:`COMPILE_SECONDS` when
+    set)."""
+    if COMPILE_SECONDS is not None:
+        return COMPILE_SECONDS
+    times = _build_seconds
+    return sum(times) / len(times) if times else FIRST_COMPILE_GUESS
+
+
+def pays(calls: int, perform_seconds: float) -> bool:
+    """Whether a kernel whose node has run ``perform`` ``calls`` times, taking
+    ``perform_seconds`` in all, would now repay its compile.
+
+    >>> pays(1, 100.0)  # a graph called once compiles nothing
+    False
+    >>> pays(5000, 0.001)  # 0.2 us a call: never worth a compile
+    False
+    >>> pays(10, 60.0)
+    True
+    """
+    return calls >= COMPILE_AFTER_CALLS and perform_seconds * EXPECTED_SAVING >= compile_seconds()
+
 
 _cond = threading.Condition()
 _jobs: collections.deque[Callable[[], None]] = collections.deque()
@@ -191,6 +230,7 @@ class Slot:
     def _run(self) -> None:
         if self._state in (_DONE, _FAILED):
             return  # built already (queued, then needed by another job)
+        start = time.perf_counter()
         try:
             value = self._build()
         except Exception as exc:
@@ -200,5 +240,7 @@ class Slot:
         except BaseException:
             self._state = _NEW  # interrupted: build again on a later call
             raise
+        if threading.current_thread() is _worker:
+            _build_seconds.append(time.perf_counter() - start)
         self.value = value
         self._state = _DONE

@@ -4,14 +4,14 @@ Every node with a lowering gets a compiled kernel (shared by every graph and
 every array size with the same node structure). A call runs in one of two
 tiers:
 
-- kernel by kernel, from a Python loop (about 1 µs per node), for the first
-  ``config.numba_graph_after`` calls (``LAZYGRAPH_NUMBA_GRAPH_AFTER``); nodes
+- kernel by kernel, from a Python loop (about 1 µs per node), for at least
+  the first ``config.numba_graph_after`` calls (``LAZYGRAPH_NUMBA_GRAPH_AFTER``); nodes
   without a lowering run their ``Op.perform`` here, with a one-time
   :class:`NumbaFallbackWarning` naming each such Op
   (``config.on_unsupported = "raise"`` raises instead);
 - then, when every node has a kernel, the graph has at most
-  :data:`WHOLE_GRAPH_MAX_NODES` nodes and the Python loop is a noticeable part
-  of a call (small arrays), one generated ``njit`` function that
+  :data:`WHOLE_GRAPH_MAX_NODES` nodes, the Python loop is a noticeable part
+  of a call (small arrays) and has cost as much as a compile, one generated ``njit`` function that
   calls the kernels in toposort order, so a call costs one Numba dispatch. Its
   source names kernels by content hash and never mentions sizes, so graphs of
   the same structure share it (and its disk cache entry).
@@ -125,6 +125,12 @@ def _warn_fallback(node: Apply, why: str) -> None:
         )
 
 
+#: the cost model's account of each kernel not compiled yet: [perform calls,
+#: perform seconds] by kernel key, summed over every node and graph using it
+#: (many graphs each called a few times can repay one kernel)
+_costs: dict[Any, list[Any]] = {}
+
+
 class Kernel:
     """A node's compiled kernel: the serial dispatcher, the hash naming its
     module, and, built on first use, its multithreaded variant and, for an
@@ -135,12 +141,13 @@ class Kernel:
     compile when the node has run often enough without it."""
 
     __slots__ = (
-        "_calls",
+        "_cost",
         "_flat",
+        "_flat_cost",
         "_on_disk",
         "_parallel",
         "_queued",
-        "_work",
+        "charged",
         "chooser",
         "fn",
         "key",
@@ -156,8 +163,11 @@ class Kernel:
         self.parallel_key: str | None = None
         blocked = blocked_runner(node)
         self.chooser = Chooser(blocked) if blocked is not None else None
-        self._calls = 0
-        self._work = 0  # input elements its perform has read (the cost model)
+        # the cost model's account (calls, perform seconds), shared by every node
+        # with this kernel, and the one the last call that ran perform charges
+        self._cost = _costs.setdefault(key, [0, 0.0])
+        self._flat_cost = _costs.setdefault((key, FlatLoop), [0, 0.0])
+        self.charged: list[Any] = self._cost
         self._on_disk: bool | None = None
         self._queued: dict[Any, background.Slot] = {}
         # the flat loop: built on first use; False for a node without one
@@ -201,17 +211,19 @@ class Kernel:
         in this process, or in the disk cache). If not, counts the call and its
         input elements and, once the kernel would repay its compile (the cost
         model in :mod:`.background`), queues the compile: False until then and
-        while it is pending, None once it has failed (:attr:`failure`)."""
+        while it is pending, None once it has failed (:attr:`failure`). The
+        caller adds the time ``perform`` then takes to :attr:`charged`'s
+        seconds."""
         loop = self._flat_loop() if self._flat is not False else None
         if loop is not None and loop.prepare(values, config.numba_flat_max_elements):
             return self._flat_ready(loop, values)
         fn = self.fn
+        cost = self.charged = self._cost
         counted = not self._queued and not fn.overloads and self._on_disk is False
         if counted:
             # the common case while a node runs perform: no typing, no file look-up
-            self._calls += 1
-            self._work += _size(values)
-            if not self._pays():
+            cost[0] += 1
+            if not background.pays(*cost):
                 return False
         sig = _arg_types(values)
         if sig in fn.overloads:
@@ -226,9 +238,8 @@ class Kernel:
                 return True  # a disk cache load is fast
             if not self._queued:
                 if not counted:
-                    self._calls += 1
-                    self._work += _size(values)
-                if not self._pays():
+                    cost[0] += 1
+                if not background.pays(*cost):
                     return False
             slot = self._queued[sig] = background.Slot(lambda: self._compile(sig))
         if slot.get() is not None:
@@ -243,9 +254,9 @@ class Kernel:
         if slot is None:
             if not background.enabled() or loop.on_disk:
                 return True  # compile on this thread, or a fast disk cache load
-            self._calls += 1
-            self._work += _size(values)
-            if not self._pays():
+            cost = self.charged = self._flat_cost
+            cost[0] += 1
+            if not background.pays(*cost):
                 return False
 
             def compile_loop() -> bool:
@@ -257,15 +268,6 @@ class Kernel:
         if slot.get() is not None:
             return True
         return None if slot.error is not None else False
-
-    def _pays(self) -> bool:
-        """The cost model: the node has run long enough for its kernel to repay
-        its compile (see :data:`~.background.COMPILE_AFTER_ELEMENTS`)."""
-        if self._calls < background.COMPILE_AFTER_CALLS:
-            return False
-        return (
-            self._work >= background.COMPILE_AFTER_ELEMENTS or self._calls >= background.HOT_CALLS
-        )
 
     def _compile(self, sig: tuple[Any, ...]) -> bool:
         with disk.deferred_manifests():
@@ -467,9 +469,10 @@ PROMOTE_GAIN = 0.05
 
 class _Tiered:
     """Runs a graph kernel by kernel, timing its calls. At call
-    ``config.numba_graph_after + 1`` it compiles the whole graph into one
-    function, if that pays: when the loop's cost (:data:`LOOP_COST_PER_NODE`
-    per node) is at least :data:`PROMOTE_GAIN` of the mean call. A graph
+    ``config.numba_graph_after + 1`` at the earliest it compiles the whole
+    graph into one function, if that pays: once the loop's cost so far
+    (:data:`LOOP_COST_PER_NODE` per node and call) has reached the price of a
+    compile, when it is at least :data:`PROMOTE_GAIN` of the mean call. A graph
     called a few times (interactive work, tests) never pays for a graph
     function, nor does one whose kernels dominate (large arrays); a hot graph
     of small arrays gets one. ``numba_graph_after = 0`` builds it at the first
@@ -511,7 +514,7 @@ class _Tiered:
         if self._loop.checking[0]:  # type: ignore[attr-defined]
             return self._run(*args)  # kernels still compiling: the call says nothing
         self._calls += 1
-        if self._calls > config.numba_graph_after:
+        if self._calls > config.numba_graph_after and self._repaid():
             self._promote(args)
             return self._run(*args)
         if self._calls == 1:  # compiles the kernels: says nothing about the loop
@@ -520,6 +523,15 @@ class _Tiered:
         results = self._run(*args)
         self._elapsed += time.perf_counter() - start
         return results
+
+    def _repaid(self) -> bool:
+        """The ski-rental rule for the graph function: the loop's cost so far
+        (what the graph function would have saved) has reached the price of a
+        compile (:func:`.background.compile_seconds`)."""
+        timed = self._calls - 2
+        if config.numba_graph_after == 0 or timed <= 0:
+            return True
+        return timed * len(self._nodes) * LOOP_COST_PER_NODE >= background.compile_seconds()
 
     def _promote(self, args: tuple[Any, ...]) -> None:
         fgraph, self._fgraph = self._fgraph, None  # one thread decides
@@ -771,6 +783,7 @@ def _node_by_node(
             if row is not None:
                 start = time.perf_counter()
             in_values = [values[i] for i in ins]
+            charged = None
             if check and kernel is not None:
                 ready = kernel.ready_for(in_values)
                 if not ready:
@@ -778,6 +791,9 @@ def _node_by_node(
                     if ready is None:
                         _warn_fallback(node, kernel.failure or "its kernel does not compile")
                         step[1] = None
+                    else:
+                        charged = kernel.charged
+                        started = time.perf_counter()
                     kernel = None
             if kernel is not None:
                 try:
@@ -796,6 +812,8 @@ def _node_by_node(
                 cells: list[list[Any]] = [[None] for _ in outs]
                 node.op.perform(node, in_values, cells)
                 results = [_as_array(c[0], o) for c, o in zip(cells, node.outputs, strict=True)]
+                if charged is not None:  # the cost model: what the kernel could save
+                    charged[1] += time.perf_counter() - started
             for slot, value in zip(outs, results, strict=True):
                 values[slot] = value
             if row is not None:
