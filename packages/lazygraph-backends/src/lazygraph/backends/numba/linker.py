@@ -138,7 +138,7 @@ class Kernel:
 
     With background compilation (see :mod:`.background`), :meth:`ready_for`
     says whether code for the given argument types exists, and queues its
-    compile when the node has run often enough without it."""
+    compile once the node's perform time would repay it."""
 
     __slots__ = (
         "_cost",
@@ -208,9 +208,9 @@ class Kernel:
 
     def ready_for(self, values: Sequence[Any]) -> bool | None:
         """Whether the serial kernel has code for these argument types (compiled
-        in this process, or in the disk cache). If not, counts the call and its
-        input elements and, once the kernel would repay its compile (the cost
-        model in :mod:`.background`), queues the compile: False until then and
+        in this process, or in the disk cache). If not, counts the call and,
+        once the kernel would repay its compile (the cost model in
+        :mod:`.background`), queues the compile: False until then and
         while it is pending, None once it has failed (:attr:`failure`). The
         caller adds the time ``perform`` then takes to :attr:`charged`'s
         seconds."""
