@@ -251,6 +251,23 @@ def test_a_kernel_that_fails_to_compile_falls_back_with_a_warning(fresh, monkeyp
     assert any("TypingError" in m for m in messages), messages
 
 
+def test_the_price_of_a_compile_is_the_workers_measured_mean(monkeypatch):
+    import collections
+    import time
+
+    monkeypatch.setattr(background, "COMPILE_SECONDS", None)
+    monkeypatch.setattr(background, "_build_seconds", collections.deque(maxlen=32))
+    assert background.compile_seconds() == background.FIRST_COMPILE_GUESS  # none timed yet
+    with config.change(numba_background_compile=True):
+        slots = [background.Slot(lambda: time.sleep(0.05) or "built") for _ in range(2)]
+        for slot in slots:
+            slot.get()
+        assert background.wait(60)
+        assert [slot.get() for slot in slots] == ["built", "built"]
+    assert len(background._build_seconds) == 2
+    assert 0.05 <= background.compile_seconds() < background.FIRST_COMPILE_GUESS
+
+
 def test_slots_build_once_and_record_errors():
     calls = []
     with config.change(numba_background_compile=True):
