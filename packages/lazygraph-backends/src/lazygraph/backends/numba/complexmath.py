@@ -2,9 +2,10 @@
 form of a numpy ufunc, or a different one: numpy's lexicographic ordering
 (comparisons, ``maximum``/``minimum``, ``fmax``/``fmin``), ``sign``
 (``z / |z|``), rounding of each part, ``exp2``/``expm1``/``log2`` as
-numpy's own complex loops compute them, and ``sqrt`` as the C library's
-``csqrt`` (which numpy calls) does. Each follows numpy's C loop, special
-values (NaN, inf, signed zeros) included.
+numpy's own complex loops compute them, ``sqrt`` as the C library's
+``csqrt`` (which numpy calls) does, and ``sin``/``cos`` at infinite and NaN
+parts as numpy gives them (C99's special values, with its choices of signs).
+Each follows numpy's C loop, special values (NaN, inf, signed zeros) included.
 
 ``square`` and ``multiply`` follow numpy's SIMD loops, which fuse one product
 into the other's rounding (``re = fma(ar, br, -(ai*bi))``) where the CPU has
@@ -33,6 +34,7 @@ from numba.extending import intrinsic
 from lazygraph.backends.numba.cache import helper_options
 
 __all__ = [
+    "complex_cos",
     "complex_exp2",
     "complex_expm1",
     "complex_fmax",
@@ -49,6 +51,7 @@ __all__ = [
     "complex_rint",
     "complex_round",
     "complex_sign",
+    "complex_sin",
     "complex_sqrt",
     "complex_square",
     "numpy_fuses",
@@ -256,6 +259,63 @@ def complex_sqrt(a, one, tiny2, huge4, up, down):  # type: ignore[no-untyped-def
     elif scale == -1:
         r, s = r * down, s * down
     return complex(r, math.copysign(s, y))
+
+
+@njit(**_OPTS)
+def complex_sin(a):  # type: ignore[no-untyped-def]
+    """numpy's complex sin: Numba's where both parts are finite; at an infinite
+    or NaN part C99's special values as numpy returns them, through
+    ``sin(z) = i conj(sinh(i conj(z)))`` (Numba's own give NaN + NaN j there:
+    ``sin(inf + 0j)`` is ``nan + 0j`` in numpy).
+
+    >>> complex_sin(complex(-math.inf, 0.0))
+    (nan+0j)
+    """
+    x, y = a.real, a.imag
+    if math.isfinite(x) and math.isfinite(y):
+        return np.sin(a)
+    # sinh(u + iv) at a non-finite part, with u = y, v = x; then swap the parts
+    u, v = y, x
+    if u == 0:
+        return complex(v - v, u)
+    if v == 0:
+        return complex(v, u + u)
+    if math.isfinite(u):
+        return complex(v - v, v - v)
+    if math.isinf(u):
+        if not math.isfinite(v):
+            return complex(u * (v - v), u * u)
+        return complex(math.inf * math.sin(v), u * math.cos(v))
+    return complex((u + u) * (v - v), (u * u) * (v - v))
+
+
+@njit(**_OPTS)
+def complex_cos(a):  # type: ignore[no-untyped-def]
+    """numpy's complex cos: Numba's where both parts are finite; at an infinite
+    or NaN part C99's special values as numpy returns them, through
+    ``cos(z) = cosh(iz)``.
+
+    >>> complex_cos(complex(math.inf, 0.0))
+    (nan+0j)
+    """
+    x, y = a.real, a.imag
+    if math.isfinite(x) and math.isfinite(y):
+        return np.cos(a)
+    u, v = -y, x  # cosh(u + iv)
+    if math.isfinite(u):  # v is not
+        return complex(v - v, 0.0 if u == 0 else math.nan)
+    if math.isinf(u):
+        if v == 0:
+            return complex(math.inf, v * math.copysign(1.0, u))
+        if math.isfinite(v):
+            tiny = abs(v) <= 2.2250738585072014e-308  # sin(v) = v, cos(v) = 1 there
+            s = v if tiny else math.sin(v)
+            c = 1.0 if tiny else math.cos(v)
+            return complex(
+                math.copysign(math.inf, c), math.copysign(math.inf, s) * math.copysign(1.0, u)
+            )
+        return complex(math.inf, v - v)
+    return complex(math.nan, v if v == 0 else math.nan)
 
 
 @intrinsic

@@ -302,8 +302,6 @@ _COMPLEX_UFUNC = {
     "exp": "np.exp",
     "log": "np.log",
     "log10": "np.log10",
-    "sin": "np.sin",
-    "cos": "np.cos",
     "tan": "np.tan",
     "sinh": "np.sinh",
     "cosh": "np.cosh",
@@ -324,7 +322,7 @@ _COMPLEX_UFUNC = {
 #: :mod:`~lazygraph.backends.numba.complexmath`
 _COMPLEX_HELPER = frozenset(
     {"less", "less_equal", "greater", "greater_equal", "maximum", "minimum", "fmax", "fmin"}
-    | {"sign", "rint", "exp2", "expm1", "log2"}
+    | {"sign", "rint", "exp2", "expm1", "log2", "sin", "cos"}
 )
 
 
