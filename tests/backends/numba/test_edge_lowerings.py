@@ -16,6 +16,7 @@ from tests.backends.numba.test_numba_backend import NUMBA, both
 
 import lazygraph
 import lazygraph.tensor as lt
+from lazygraph.backends.numba.complexmath import complex_cos, complex_sin, complex_sqrt
 from lazygraph.backends.numba.helpers import complex_reciprocal, complex_tanh
 from lazygraph.backends.numba.linker import NumbaFallbackWarning
 from lazygraph.configuration import config
@@ -113,6 +114,43 @@ def test_complex_tanh_and_reciprocal_kernels(dtype):
             got, want = _both([z], fn(z), [value])
         rtol = 1e-5 if dtype == "complex64" else 1e-12
         np.testing.assert_allclose(got, want, rtol=rtol, equal_nan=True)
+
+
+def _same_bits(got: complex, want: complex) -> bool:
+    return all(
+        (np.isnan(g) and np.isnan(w)) or (g == w and np.signbit(g) == np.signbit(w))
+        for g, w in ((got.real, want.real), (got.imag, want.imag))
+    )
+
+
+def test_complex_sin_cos_sqrt_at_special_parts_are_numpys():
+    # every pair of parts from NaN of either sign, +-inf, +-0, and finite values
+    # small, large and of both signs: numpy's C99 special values, signs of zeros
+    # and infinities included (finite pairs: the finite formulas, to the last bit
+    # for sqrt)
+    parts = [np.nan, -np.nan, np.inf, -np.inf, -0.0, 0.0, 1.0, -1.0, 2.5, -2.5, 1e300, -1e300]
+    info = np.finfo(np.float64)
+    sqrt_consts = (1.0, 2 * info.smallest_normal, info.max / 4, 2.0**54, 2.0**-27)
+    wrong = []
+    with np.errstate(all="ignore"):
+        for r in parts:
+            for i in parts:
+                z = complex(r, i)
+                finite = np.isfinite(r) and np.isfinite(i)
+                for name, ours in (
+                    ("sin", complex_sin),
+                    ("cos", complex_cos),
+                    ("sqrt", lambda z: complex_sqrt(z, *sqrt_consts)),
+                ):
+                    want = complex(getattr(np, name)(np.complex128(z)))
+                    got = complex(ours(z))
+                    if finite and name != "sqrt":
+                        ok = np.allclose([got.real, got.imag], [want.real, want.imag], rtol=1e-13)
+                    else:
+                        ok = _same_bits(got, want)
+                    if not ok:
+                        wrong.append((name, z, got, want))
+    assert wrong == []
 
 
 @pytest.mark.parametrize("dtype", ["complex64", "complex128"])

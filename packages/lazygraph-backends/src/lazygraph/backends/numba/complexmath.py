@@ -272,10 +272,16 @@ def complex_sin(a):  # type: ignore[no-untyped-def]
     (nan+0j)
     """
     x, y = a.real, a.imag
-    if math.isfinite(x) and math.isfinite(y):
-        return np.sin(a)
-    # sinh(u + iv) at a non-finite part, with u = y, v = x; then swap the parts
+    # sinh(u + iv) with u = y, v = x; then swap the parts
     u, v = y, x
+    if math.isfinite(u) and math.isfinite(v):
+        if abs(u) < 22:
+            return np.sin(a)  # sinh(u) cos(v), cosh(u) sin(v): the same products
+        if v == 0:  # (cosh(u) sin(0) would be inf * 0 past overflow)
+            return complex(v, math.sinh(u))
+        h = math.exp(abs(u) * 0.5)  # e^|u| / 2 = (h / 2) h, past 710 too
+        half = 0.5 * h
+        return complex((half * math.sin(v)) * h, math.copysign(1.0, u) * ((half * math.cos(v)) * h))
     if u == 0:
         return complex(v - v, u)
     if v == 0:
@@ -299,9 +305,18 @@ def complex_cos(a):  # type: ignore[no-untyped-def]
     (nan+0j)
     """
     x, y = a.real, a.imag
-    if math.isfinite(x) and math.isfinite(y):
-        return np.cos(a)
     u, v = -y, x  # cosh(u + iv)
+    if math.isfinite(u) and math.isfinite(v):
+        if abs(u) <= 709.0:
+            return np.cos(a)  # cosh(u) cos(v), sinh(u) sin(v): the same products
+        if v == 0:  # (sinh(u) sin(0) would be inf * 0)
+            return complex(math.cosh(u), math.copysign(0.0, u) * v)
+        tiny = abs(v) <= 2.2250738585072014e-308  # sin(v) = v, cos(v) = 1 there
+        s = v if tiny else math.sin(v)
+        c = 1.0 if tiny else math.cos(v)
+        h = math.exp(abs(u) * 0.5)  # e^|u| / 2 = (h / 2) h, without overflowing
+        half = 0.5 * h
+        return complex((half * c) * h, math.copysign(1.0, u) * ((half * s) * h))
     if math.isfinite(u):  # v is not
         return complex(v - v, 0.0 if u == 0 else math.nan)
     if math.isinf(u):
