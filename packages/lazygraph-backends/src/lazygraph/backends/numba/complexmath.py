@@ -54,6 +54,7 @@ __all__ = [
     "complex_sin",
     "complex_sqrt",
     "complex_square",
+    "div_parts",
     "numpy_fuses",
 ]
 
@@ -296,6 +297,15 @@ def complex_sin(a):  # type: ignore[no-untyped-def]
 
 
 @njit(**_OPTS)
+def _sin_cos(v):  # type: ignore[no-untyped-def]
+    # the C library's cosh forms read sin(v) as v and cos(v) as 1 below the
+    # smallest normal value (the same values, signs of zero included)
+    if abs(v) <= 2.2250738585072014e-308:
+        return v, 1.0
+    return math.sin(v), math.cos(v)
+
+
+@njit(**_OPTS)
 def complex_cos(a):  # type: ignore[no-untyped-def]
     """numpy's complex cos: Numba's where both parts are finite; at an infinite
     or NaN part C99's special values as numpy returns them, through
@@ -311,9 +321,7 @@ def complex_cos(a):  # type: ignore[no-untyped-def]
             return np.cos(a)  # cosh(u) cos(v), sinh(u) sin(v): the same products
         if v == 0:  # (sinh(u) sin(0) would be inf * 0)
             return complex(math.cosh(u), math.copysign(0.0, u) * v)
-        tiny = abs(v) <= 2.2250738585072014e-308  # sin(v) = v, cos(v) = 1 there
-        s = v if tiny else math.sin(v)
-        c = 1.0 if tiny else math.cos(v)
+        s, c = _sin_cos(v)
         h = math.exp(abs(u) * 0.5)  # e^|u| / 2 = (h / 2) h, without overflowing
         half = 0.5 * h
         return complex((half * c) * h, math.copysign(1.0, u) * ((half * s) * h))
@@ -323,9 +331,7 @@ def complex_cos(a):  # type: ignore[no-untyped-def]
         if v == 0:
             return complex(math.inf, v * math.copysign(1.0, u))
         if math.isfinite(v):
-            tiny = abs(v) <= 2.2250738585072014e-308  # sin(v) = v, cos(v) = 1 there
-            s = v if tiny else math.sin(v)
-            c = 1.0 if tiny else math.cos(v)
+            s, c = _sin_cos(v)
             return complex(
                 math.copysign(math.inf, c), math.copysign(math.inf, s) * math.copysign(1.0, u)
             )
@@ -369,9 +375,11 @@ def complex_square(a, fused):  # type: ignore[no-untyped-def]
 
 
 @njit(**_OPTS)
-def _div_parts(ar, ai, br, bi, one):  # type: ignore[no-untyped-def]
-    # npymath's cdiv (Smith's algorithm), used by npy_cpow for negative powers;
-    # an infinite divisor gives signed zeros (1 / inf), never NaN
+def div_parts(ar, ai, br, bi, one):  # type: ignore[no-untyped-def]
+    """The parts of ``(ar + ai j) / (br + bi j)`` by Smith's algorithm, as numpy's
+    complex division and ``npy_cpow`` (negative powers) compute it, in the
+    precision of ``one``: a zero divisor gives inf/NaN, never an error; an
+    infinite one signed zeros (``1 / inf``), never NaN."""
     abs_r, abs_i = abs(br), abs(bi)
     if abs_r >= abs_i:
         if abs_r == 0 and abs_i == 0:
@@ -422,7 +430,7 @@ def complex_power(a, b, one, fused):  # type: ignore[no-untyped-def]
                 break
             p_r, p_i = _mul_parts(p_r, p_i, p_r, p_i, fused)
         if n < 0:
-            acc_r, acc_i = _div_parts(one, zero, acc_r, acc_i, one)
+            acc_r, acc_i = div_parts(one, zero, acc_r, acc_i, one)
         return complex(acc_r, acc_i)
     return np.exp(b * np.log(a))
 

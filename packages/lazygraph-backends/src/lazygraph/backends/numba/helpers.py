@@ -21,6 +21,7 @@ from numba import njit, types
 from numba.extending import overload
 
 from lazygraph.backends.numba.cache import helper_options
+from lazygraph.backends.numba.complexmath import div_parts
 
 __all__ = [
     "broadcast_to_shape",
@@ -357,20 +358,11 @@ else:
 
 @njit(**_OPTS)
 def complex_divide(a, b, one):  # type: ignore[no-untyped-def]
-    """numpy's complex division (Smith's algorithm, as its ufunc loop), in the
-    precision of ``one``: a zero divisor gives numpy's inf/NaN, never an error,
-    and an infinite one signed zeros (``scl = 1 / inf``), not NaN."""
-    ar, ai, br, bi = a.real, a.imag, b.real, b.imag
-    abs_r, abs_i = abs(br), abs(bi)
-    if abs_r >= abs_i:
-        if abs_r == 0 and abs_i == 0:
-            return complex(ar / abs_r, ai / abs_r)
-        rat = bi / br
-        scl = one / (br + bi * rat)
-        return complex((ar + ai * rat) * scl, (ai - ar * rat) * scl)
-    rat = br / bi
-    scl = one / (bi + br * rat)
-    return complex((ar * rat + ai) * scl, (ai * rat - ar) * scl)
+    """numpy's complex division (Smith's algorithm, as its ufunc loop; see
+    :func:`~lazygraph.backends.numba.complexmath.div_parts`), in the precision
+    of ``one``."""
+    re, im = div_parts(a.real, a.imag, b.real, b.imag, one)
+    return complex(re, im)
 
 
 @njit(**_OPTS)

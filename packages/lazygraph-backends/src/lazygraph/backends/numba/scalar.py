@@ -385,13 +385,13 @@ def _complex_expr(
         if decimals == 0:
             return f"complex_rint({a[0]})"
         return f"complex_round({a[0]}, {10.0 ** abs(decimals)!r}, {decimals > 0})"
+    info = np.finfo(np.dtype(comp))
+    part = str(info.dtype)
     if name == "sqrt":  # C's csqrt, which numpy calls, in the parts' precision
-        info = np.finfo(np.dtype(comp))
         half_bits = (info.nmant + 2) // 2
         consts = (1, 2 * info.smallest_normal, info.max / 4, 2.0 ** (2 * half_bits))
-        args_ = ", ".join(literal(c, str(info.dtype)) for c in consts)
-        return f"complex_sqrt({a[0]}, {args_}, {literal(2.0**-half_bits, str(info.dtype))})"
-    part = str(np.finfo(np.dtype(comp)).dtype)
+        consts += (2.0**-half_bits,)
+        return f"complex_sqrt({a[0]}, {', '.join(literal(c, part) for c in consts)})"
     if name == "reciprocal":
         return f"complex_reciprocal({a[0]}, {literal(1, part)})"
     if name == "divide":  # numpy's complex division: its edge cases
