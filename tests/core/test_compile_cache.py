@@ -131,6 +131,26 @@ def test_signed_zero_and_nan_constants():
         np.testing.assert_array_equal(g(data)[0], 1.0 / (data * 0.0))
 
 
+def test_equal_constants_are_one_entry_however_many_objects():
+    """A graph recorded again may share one constant object where its first
+    recording made two equal ones (lazygraph.numpy keeps the constants of Python
+    scalars per operand types): both find the same function. Numbering the
+    constants by object made the second run of a program compile again."""
+    x = lt.dvector("x")
+    two, other_two, three = lt.constant(2.0), lt.constant(2.0), lt.constant(3.0)
+    shared = structural_key([x], [(x * two) + (x * two) * three])[0]
+    separate = structural_key([x], [(x * two) + (x * other_two) * three])[0]
+    assert shared == separate
+    # ... and constants that differ stay apart, as do the nodes they feed
+    assert shared != structural_key([x], [(x * two) + (x * three) * three])[0]
+    assert shared != structural_key([x], [(x * two) + (x * two) * two])[0]
+    # nodes with several outputs number each output apart
+    q, r = lt.split(x * two, 2)
+    q2, r2 = lt.split(x * other_two, 2)
+    assert structural_key([x], [q - r])[0] == structural_key([x], [q2 - r2])[0]
+    assert structural_key([x], [q - r])[0] != structural_key([x], [r - q])[0]
+
+
 @pytest.mark.parametrize(
     ("make1", "make2"),
     [

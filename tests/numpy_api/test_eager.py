@@ -398,6 +398,46 @@ def test_complex_functions_at_infinite_parts_match_numpy(name: str) -> None:
             _same([got], [getattr(np, name)(a)])
 
 
+@pytest.mark.usefixtures("eager")
+def test_plain_ufunc_calls_on_known_values_call_numpys_ufunc(monkeypatch: Any) -> None:
+    """After the lane's first call of a kind (``subtract`` of a float64 array and
+    a Python float), later calls of that kind are numpy's ufunc called directly
+    (lazygraph.numpy._fastlane): Elemwise.perform_values is not asked again,
+    and the answers are the graph's. Kinds where perform is more than the ufunc
+    (float functions of integers, narrow integers with Python ints, the inner
+    nodes of stabilising rules) keep the lane."""
+    from lazygraph.tensor.elemwise import Elemwise
+
+    asked: list[str] = []
+    real = Elemwise.perform_values
+    monkeypatch.setattr(
+        Elemwise,
+        "perform_values",
+        lambda op, *a, **k: asked.append(op.scalar_op.name) or real(op, *a, **k),
+    )
+    x = np.array([1.5, -0.0, np.nan, np.inf])
+    i8 = np.array([100, -128, 7], dtype=np.int8)
+    cases: list[tuple[str, Callable[[Any], Any], Any, bool]] = [
+        ("subtract", lambda a: a - 0.25, x, True),
+        ("less", lambda a: a < 1, x, True),
+        ("cos", lnp.cos, x, True),
+        ("multiply", lambda a: a * np.float32(3), x, True),  # a numpy scalar: strong
+        ("cos", lnp.cos, i8, False),  # perform casts the integers to float32 first
+        ("add", lambda a: a + 100, i8, False),  # the graph wraps a Python int
+        ("exp", lnp.exp, x, False),  # exp(x) - 1 is expm1: it keeps its expression
+    ]
+    for name, call, data, direct in cases:
+        a = lnp.asarray(data)
+        with lazygraph.config.change(eager_max_elements=0), np.errstate(all="ignore"):
+            want = np.asarray(call(lnp.asarray(data)))
+        for _ in range(3):
+            asked.clear()
+            got = call(a)
+            assert got._var.owner is None
+            _same([np.asarray(got)], [want])
+        assert (asked == []) is direct, (name, data.dtype, asked)
+
+
 def test_lanes_record_no_node_after_the_first_call(monkeypatch: Any) -> None:
     """An element loop with elementwise functions, numpy scalars and item
     assignment: after its first iteration, no node is recorded."""

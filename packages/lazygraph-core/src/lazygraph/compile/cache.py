@@ -99,7 +99,7 @@ def _structural_key(
     input_pos: dict[Variable, int] = {}
     for pos, v in enumerate(inputs):
         input_pos.setdefault(v, pos)
-    ids: dict[Variable, int] = {}
+    ids: dict[Variable, Any] = {}
     order: list[int] = []
     entries: list[Any] = []
     # Ops and types go into a table of distinct values and the entries refer to
@@ -122,18 +122,36 @@ def _structural_key(
             by_id[id(obj)] = k
         return k
 
-    def leaf(v: Variable) -> None:
+    # equal constants are one entry, whether they are one object or several (a
+    # graph recorded again may share a constant its first recording made twice)
+    constants: dict[Any, int] = {}
+
+    def leaf(v: Variable) -> int:
+        """The number of the leaf ``v``, adding its entry if it is a new one."""
         pos = input_pos.get(v)
         if pos is not None:
             order.append(pos)
-            entries.append((_INPUT, intern(v.type)))
+            entry = (_INPUT, intern(v.type))
         elif isinstance(v, Constant):
-            entries.append((_CONSTANT, intern(v.type), v.signature()[1]))
+            entry = (_CONSTANT, intern(v.type), v.signature()[1])
+            try:
+                r = constants.setdefault(entry, len(entries))
+            except TypeError:  # an unhashable value: the key is unhashable too
+                r = len(entries)
+            if r != len(entries):  # an equal constant has its entry
+                ids[v] = r
+                return r
         else:
             # Neither an input nor a constant: compiling will raise
             # MissingInputError; the key just has to be well defined.
-            entries.append((_FREE, intern(v.type)))
+            entry = (_FREE, intern(v.type))
+        r = ids[v] = len(entries)
+        entries.append(entry)
+        return r
 
+    # Variables are numbered by the entry that makes them (the outputs of a
+    # node with several are (its number, output index)), so numbers do not
+    # depend on how many objects the equal constants were.
     # The loop runs once per node of graphs with up to millions of them: keep
     # the common paths inline.
     for node in io_toposort(input_pos, outputs):
@@ -141,8 +159,7 @@ def _structural_key(
         for v in node.inputs:
             r = ids.get(v)
             if r is None:
-                r = ids[v] = len(ids)
-                leaf(v)
+                r = leaf(v)
             refs.append(r)
         op = node.op
         k = by_id.get(id(op))
@@ -154,18 +171,18 @@ def _structural_key(
             kt = by_id.get(id(t))
             if kt is None:
                 kt = intern(t)
+            ids[outs[0]] = len(entries)
             entries.append((k, tuple(refs), kt))
-            ids[outs[0]] = len(ids)
         else:
+            n = len(entries)
+            for i, o in enumerate(outs):
+                ids[o] = (n, i)
             entries.append((k, tuple(refs), tuple([intern(o.type) for o in outs])))
-            for o in outs:
-                ids[o] = len(ids)
     out_refs = []
     for v in outputs:
         r = ids.get(v)
         if r is None:
-            r = ids[v] = len(ids)
-            leaf(v)
+            r = leaf(v)
         out_refs.append(r)
     entries.append((_OUTPUTS, tuple(out_refs)))
     if len(order) < len(inputs):

@@ -26,6 +26,7 @@ from numpy.exceptions import AxisError
 
 from lazygraph.graph.basic import Apply, Constant, Op, Variable
 from lazygraph.tensor.dtypes import is_weak_scalar
+from lazygraph.tensor.fperrors import quiet
 from lazygraph.tensor.scalar import Composite, ScalarOp, scalar_op
 from lazygraph.tensor.type import TensorType
 from lazygraph.tensor.variable import TensorVariable, as_tensor_variable, constant
@@ -475,7 +476,7 @@ class Elemwise(Op):
             args = [x.astype(dtype) if x.dtype.kind in "biu" else x for x in args]
         if _ufunc_out_dtype(fn, tuple(x.dtype for x in args)) != dtype:
             return False
-        with np.errstate(all="ignore"):
+        with quiet():
             fn(*args, out=target)
         output_storage[0][0] = target
         return True

@@ -189,6 +189,11 @@ TRANSPOSE = {
 HALVING = ("rfft", "ihfft", "irfft_T", "hfft_T")
 #: ... and from the half back to the full length (which ``last_size`` gives).
 UNHALVING = ("irfft", "hfft", "rfft_T", "ihfft_T")
+
+#: the transforms numpy has as a 1-d and an n-d function (over one axis the n-d
+#: function calls the 1-d one: the same values)
+_ONE_AXIS = {"fft": np.fft.fft, "ifft": np.fft.ifft, "rfft": np.fft.rfft}
+_N_AXES = {"fft": np.fft.fftn, "ifft": np.fft.ifftn, "rfft": np.fft.rfftn}
 #: Kinds with a real result.
 REAL_RESULT = ("irfft", "hfft", "rfft_T", "ihfft_T")
 #: The numpy function whose dtype rule each kind follows.
@@ -294,14 +299,17 @@ class FFT(Op):
         axes, norm, kind, n = self.axes, self.norm, self.kind, self.last_size
         last = axes[-1]
         self._check_sizes(x.shape[last], x.shape)
-        if kind == "fft":
-            out = np.fft.fftn(x, axes=axes, norm=norm)
-        elif kind == "ifft":
-            out = np.fft.ifftn(x, axes=axes, norm=norm)
-        elif kind == "rfft":
-            out = np.fft.rfftn(x, axes=axes, norm=norm)
+        # one axis: numpy's 1-d function (what its n-d function calls per axis,
+        # without the n-d bookkeeping: ~10x less per call on a short frame)
+        one = len(axes) == 1
+        if kind in _ONE_AXIS and one:
+            out = _ONE_AXIS[kind](x, axis=last, norm=norm)
+        elif kind in _N_AXES:
+            out = _N_AXES[kind](x, axes=axes, norm=norm)
         elif kind == "ihfft":
             out = np.fft.ihfft(x, axis=last, norm=norm)
+        elif kind == "irfft" and one:
+            out = np.fft.irfft(x, n=n, axis=last, norm=norm)
         elif kind == "irfft":
             s = [x.shape[a] for a in axes[:-1]] + [n]
             out = np.fft.irfftn(x, s=s, axes=axes, norm=norm)

@@ -315,26 +315,41 @@ def _r_op_std(op: Reduce, x: Any, out: Any, ev: Any) -> Any:
     return _r_op_var(op, x, out, ev) / (2 * _std_divisor(op, x, out))
 
 
+def _reduction(ufunc: np.ufunc, fn: Callable[..., Any], typed: bool) -> Callable[..., Any]:
+    """``fn(x, axis=, [dtype=,] keepdims=)`` (numpy's ``sum``, ``max``, ...): for an
+    ndarray the ``ufunc.reduce`` that ``fn`` calls, without its wrapper's lookups."""
+
+    def compute(x: Any, op: Reduce) -> Any:
+        dtype = op.dtype if typed else None
+        if type(x) is np.ndarray:
+            return ufunc.reduce(x, axis=op.axis, dtype=dtype, keepdims=op.keepdims)
+        if typed:
+            return fn(x, axis=op.axis, dtype=dtype, keepdims=op.keepdims)
+        return fn(x, axis=op.axis, keepdims=op.keepdims)
+
+    return compute
+
+
 KINDS: dict[str, ReduceKind] = {
     kind.name: kind
     for kind in [
         ReduceKind(
             "sum",
-            lambda x, op: np.sum(x, axis=op.axis, dtype=op.dtype, keepdims=op.keepdims),
+            _reduction(np.add, np.sum, True),
             accumulates=True,
             grad=_grad_sum,
             r_op=_linear_r_op,
         ),
         ReduceKind(
             "prod",
-            lambda x, op: np.prod(x, axis=op.axis, dtype=op.dtype, keepdims=op.keepdims),
+            _reduction(np.multiply, np.prod, True),
             accumulates=True,
             grad=_grad_prod,
             r_op=_r_op_prod,
         ),
         ReduceKind(
             "max",
-            lambda x, op: np.max(x, axis=op.axis, keepdims=op.keepdims),
+            _reduction(np.maximum, np.max, False),
             identity=False,
             numpy_name="maximum",
             grad=_grad_extremum,
@@ -342,7 +357,7 @@ KINDS: dict[str, ReduceKind] = {
         ),
         ReduceKind(
             "min",
-            lambda x, op: np.min(x, axis=op.axis, keepdims=op.keepdims),
+            _reduction(np.minimum, np.min, False),
             identity=False,
             numpy_name="minimum",
             grad=_grad_extremum,

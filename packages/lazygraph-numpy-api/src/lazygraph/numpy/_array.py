@@ -59,12 +59,20 @@ def _elementwise() -> Any:
     return _elementwise
 
 
+_ELEMENTWISE_MODULE: Any = None
+
+
 def _binary(name: str, x1: Any, x2: Any) -> Any:
     """``_elementwise.<name>(x1, x2)``, or ``NotImplemented`` for operands that are
     not array-like (so that Python tries the other operand, then raises TypeError)."""
-    if not _is_operand(x1) or not _is_operand(x2):
+    global _ELEMENTWISE_MODULE
+    if type(x2) not in _PLAIN_OPERANDS and not _is_operand(x2):
         return NotImplemented
-    return getattr(_elementwise(), name)(x1, x2)
+    if type(x1) not in _PLAIN_OPERANDS and not _is_operand(x1):
+        return NotImplemented
+    if _ELEMENTWISE_MODULE is None:
+        _ELEMENTWISE_MODULE = _elementwise()
+    return getattr(_ELEMENTWISE_MODULE, name)(x1, x2)
 
 
 def _fast_power(base: Array, exponent: Any) -> str | None:
@@ -80,6 +88,10 @@ def _fast_power(base: Array, exponent: Any) -> str | None:
     if type(exponent) is float and exponent == 0.5:
         return "sqrt"
     return None
+
+
+#: (filled in once Array exists) the operand classes every operator takes
+_PLAIN_OPERANDS: set[type] = {bool, int, float, complex}
 
 
 def _is_operand(x: Any) -> bool:
@@ -935,3 +947,6 @@ def _bound_value(var: TensorVariable) -> np.ndarray:
     from lazygraph.numpy._convert import bound_value
 
     return bound_value(var)
+
+
+_PLAIN_OPERANDS.add(Array)

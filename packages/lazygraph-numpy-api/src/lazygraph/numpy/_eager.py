@@ -52,6 +52,7 @@ from typing import Any
 import numpy as np
 from lazygraph.configuration import config
 from lazygraph.graph.basic import Apply, Constant, Variable
+from lazygraph.numpy import _fastlane
 from lazygraph.tensor.advanced_subtensor import (
     AdvancedIncSubtensor,
     AdvancedSubtensor,
@@ -59,9 +60,11 @@ from lazygraph.tensor.advanced_subtensor import (
     TakeAlongAxis,
 )
 from lazygraph.tensor.blas import AllocDiag, Einsum, ExtractDiag, MatMul
-from lazygraph.tensor.creation import ARange
+from lazygraph.tensor.creation import ARange, Eye, Linspace, Tri
 from lazygraph.tensor.cumulative import CumOp
 from lazygraph.tensor.elemwise import DimShuffle, Elemwise
+from lazygraph.tensor.fft import FFT
+from lazygraph.tensor.fperrors import quiet
 from lazygraph.tensor.join import Join
 from lazygraph.tensor.linalg.decomp import Cholesky
 from lazygraph.tensor.linalg.solve import Det, Inv, Pinv, Solve
@@ -97,6 +100,9 @@ _OPS = (
     Reshape,
     Join,
     ARange,
+    Linspace,
+    Eye,
+    Tri,
     Alloc,
     # no rewrite looks through these as its inner node (linalg has no rewrites
     # yet; MatMul's only rule, matmul of two transposes, is exact either way)
@@ -121,6 +127,7 @@ _OPS = (
     AdvancedIncSubtensor,
     Take,
     TakeAlongAxis,
+    FFT,  # no rewrite reads through a transform
 )
 
 
@@ -236,7 +243,7 @@ def run_node(node: Apply, values: list[Any]) -> np.ndarray:
     if type(op) is Elemwise:
         op.perform(node, values, storage)  # ignores floating-point errors itself
     else:
-        with np.errstate(all="ignore"):
+        with quiet():
             op.perform(node, values, storage)
     out = storage[0][0]
     target = node.outputs[0].type.numpy_dtype  # type: ignore[attr-defined]
@@ -324,6 +331,9 @@ def elementwise(fn: Callable[..., Any], args: Sequence[Any]) -> Any:
         return None
     if _ARRAY is None:
         _import_late()
+    direct = _fastlane.call(fn, args)  # numpy's ufunc itself, where that is the lane
+    if direct is not None:
+        return direct
     signature: list[Any] = []
     raw: list[Any] = []
     bound = _BOUND_DATA
@@ -379,6 +389,8 @@ def elementwise(fn: Callable[..., Any], args: Sequence[Any]) -> Any:
     if got is None:
         return None
     value, out_type, kept = got
+    if not kept:
+        _fastlane.learn(fn, args, op, inner, value)
     if kept:
         # exp(x), 1 + x: a rule may read through it, so the value keeps the
         # node as its expression (the node the recording path makes)
@@ -526,6 +538,7 @@ def _import_late() -> None:
     _ARRAY, _BOUND_DATA, _BIND_VALUE = Array, _convert._BOUND, _convert.bind_value
     _BIND_RESULT = _convert.bind_result
     _DTYPE_NAMES, _TYPE_OF = _convert._DTYPE_NAMES, _convert.type_of
+    _fastlane.import_late()
 
 
 def _lane(fn: Callable[..., Any], sig: tuple[Any, ...], args: Sequence[Any]) -> Any:

@@ -33,6 +33,7 @@ from typing import Any
 import numpy as np
 from lazygraph.configuration import config
 from lazygraph.graph.basic import Apply, Constant, Variable
+from lazygraph.tensor.fperrors import call_quietly
 
 __all__: list[str] = []
 
@@ -43,6 +44,11 @@ MISS: Any = object()
 #: something a plan cannot replay
 _PLANS: dict[tuple[Any, ...], Any] = {}
 _PLANS_MAX = 4096
+
+#: functions whose calls record one elementwise node: not replayed (the first
+#: such recording decides; a function recording more for other operand types,
+#: ``fabs`` of integers, then records and computes those calls at once)
+_LANE_FUNCS: set[Any] = set()
 
 #: the arguments a signature holds by value (hashable, fixed by the call site)
 _STATIC = (bool, int, float, complex, str, type(None), slice, np.dtype, type)
@@ -56,7 +62,7 @@ class _Plan:
     """The nodes a signature records, in order, with where each input comes from:
     an operand (its position), an earlier node's output, or a constant."""
 
-    __slots__ = ("constant", "out_type", "steps")
+    __slots__ = ("constant", "out_type", "runs", "steps")
 
     def __init__(
         self,
@@ -67,19 +73,48 @@ class _Plan:
         self.steps = steps
         self.out_type = out_type
         self.constant = constant  # a read-only result that reads no operand value
+        # what runs each node: its ufunc where perform is a plain ufunc call
+        self.runs = [_step(node) for node, _ in steps]
 
     def run(self, raw: list[np.ndarray]) -> np.ndarray:
         if self.constant is not None:
             return self.constant  # (zeros_like: shared, read-only like every value)
         values = list(raw)
-        for node, sources in self.steps:
+        for (node, sources), step in zip(self.steps, self.runs, strict=True):
             ins = [values[s] if type(s) is int else s.data for s in sources]
-            values.append(_RUN_NODE(node, ins))
+            values.append(_RUN_NODE(node, ins) if step is None else step(ins))
         return values[-1]
+
+
+def _step(node: Apply) -> Callable[[list[Any]], np.ndarray] | None:
+    """A function computing ``node``'s value from its inputs' values as its
+    ``perform`` does, when that is a plain ufunc call (an Elemwise node of a
+    scalar op whose :meth:`~lazygraph.tensor.scalar.ScalarOp.plain_ufunc` these
+    input dtypes have): without perform's storage, checks and copies, which a
+    new ufunc result needs none of; None for every other node (run_node)."""
+    op = node.op
+    if type(op) is not _ELEMWISE or op.nout != 1 or op.inplace_pattern:
+        return None
+    scalar_op = op.scalar_op
+    plain = getattr(scalar_op, "plain_ufunc", None)
+    ufunc = None if plain is None else plain([v.type.numpy_dtype for v in node.inputs])
+    if ufunc is None:
+        return None
+    target = node.outputs[0].type.numpy_dtype
+
+    def step(ins: list[Any]) -> np.ndarray:
+        out = call_quietly(ufunc, *ins)
+        if type(out) is not np.ndarray:
+            out = np.asarray(out)
+        return out if out.dtype == target else out.astype(target)
+
+    return step
 
 
 def call(func: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
     """``func(*args, **kwargs)`` replayed from its signature's plan, or ``MISS``."""
+    if func in _LANE_FUNCS:
+        return MISS
     limit = config.eager_max_elements
     if limit <= 0:
         return MISS
@@ -190,7 +225,10 @@ def _record(
     if steps is None or len(made) != n_operands:
         return False
     if len(steps) == 1 and type(steps[0][0].op) is _ELEMWISE:
-        return False  # one elementwise node: the elementwise lane's (Python scalars by class)
+        # one elementwise node: the elementwise lane's (Python scalars by class),
+        # which computes it in less time than a signature takes to describe
+        _LANE_FUNCS.add(func)
+        return False
     return _Plan(steps, var.type)
 
 

@@ -23,6 +23,7 @@ import numpy as np
 
 from lazygraph.graph.basic import Apply, Constant, Op, Type, Variable
 from lazygraph.tensor.dtypes import is_weak_scalar, upcast_to_float
+from lazygraph.tensor.fperrors import call_quietly
 from lazygraph.tensor.type import (
     ALL_DTYPES,
     COMPLEX_DTYPES,
@@ -329,6 +330,28 @@ class ScalarOp(Op):
 
     # -- evaluation -----------------------------------------------------------
 
+    def plain_ufunc(self, input_dtypes: Sequence[np.dtype[Any]]) -> np.ufunc | None:
+        """The numpy ufunc :meth:`impl` calls, when impl on inputs of these dtypes is
+        just that call (floating-point errors ignored, the result cast to the output
+        dtype where numpy's loop gives another): a ufunc row with one output and
+        no parameters, whose inputs need no cast first. None otherwise. The eager
+        lanes of lazygraph.numpy call it directly.
+
+        >>> import numpy as np
+        >>> from lazygraph.tensor.scalar import scalar_op
+        >>> scalar_op("cos").plain_ufunc([np.dtype("float32")])
+        <ufunc 'cos'>
+        >>> scalar_op("cos").plain_ufunc([np.dtype("int8")]) is None  # computed in float32
+        True
+        """
+        row = self.row
+        fn = row.fn
+        if not isinstance(fn, np.ufunc) or fn.nout != 1 or self.params:
+            return None
+        if row.cast_inputs and any(d.kind in "biu" for d in input_dtypes):
+            return None
+        return fn
+
     def impl(self, inputs: Sequence[np.ndarray], out_dtypes: Sequence[str]) -> list[np.ndarray]:
         """numpy's result on whole arrays (broadcasting), in exactly ``out_dtypes``."""
         out_dtype = out_dtypes[0]
@@ -336,9 +359,7 @@ class ScalarOp(Op):
             inputs = [
                 x.astype(out_dtype) if x.dtype.kind in "biu" else x for x in map(np.asarray, inputs)
             ]
-        with np.errstate(all="ignore"):
-            result = self.row.fn(*inputs, *self.params)
-        result = np.asarray(result)
+        result = np.asarray(call_quietly(self.row.fn, *inputs, *self.params))
         target = _NUMPY_DTYPES[out_dtype]
         if result.dtype != target:
             result = result.astype(target)

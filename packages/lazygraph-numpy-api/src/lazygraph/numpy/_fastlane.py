@@ -1,0 +1,225 @@
+"""numpy's own ufunc for elementwise calls on known values.
+
+The elementwise lane (:func:`lazygraph.numpy._eager.elementwise`) computes a
+call on known small operands without recording a node, through the Op's
+``perform``: a few microseconds of lookups, conversions and checks around one
+numpy call. Most of those calls are a plain ufunc row (``add``, ``less``,
+``exp``) on operands whose types numpy converts exactly as the graph does, so
+``perform`` *is* one call of the ufunc on the operands as they are. This module
+keeps, per function and operand kinds (each array's dtype, each Python
+scalar's class), whether that holds, and when it does calls the ufunc itself.
+
+What qualifies is decided by the lane on the first call of each kind
+(:func:`learn`): the scalar op's ``perform`` is a plain call of its ufunc on
+these dtypes (:meth:`ScalarOp.plain_ufunc`), no stabilising rule reads
+through it (its value would keep an expression), a Python ``int`` operand
+meets only float, complex or ``int64`` arrays (numpy refuses an ``int`` out
+of a narrower type's range, where the graph wraps it), and the ufunc's own
+result on these operands has the lane's dtype and bytes. Every later call of
+that kind is then exactly the lane's: the same ufunc loop on the same values,
+floating-point errors ignored as in every backend.
+
+The operands' values are read from :attr:`Array._known` (set when this lane or
+an element read first looked the value up, cleared when the array is
+rebound); a view, a pending array, a caller's writeable buffer or a value
+placed on a device takes the lane's full checks.
+
+>>> import numpy
+>>> import lazygraph.numpy as lnp
+>>> x = lnp.asarray(numpy.array([1.0, 2.0]))
+>>> y = x - 0.5  # the lane: decides that subtract(float64, float) is a plain ufunc call
+>>> z = x - 0.25  # numpy's subtract, called directly
+>>> z.compute(), z._var.owner is None
+(array([0.75, 1.75]), True)
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import numpy as np
+from lazygraph.configuration import config
+from lazygraph.tensor.fperrors import call_quietly
+from lazygraph.tensor.scalar import ScalarOp
+
+__all__: list[str] = []
+
+#: (tensor function, operand kinds...) -> (ufunc, result dtype, its type name), or
+#: False where the lane must compute the call
+_DIRECT: dict[tuple[Any, ...], Any] = {}
+_DIRECT_MAX = 4096
+
+_WEAK = (float, complex, bool)
+_INT64_MIN, _INT64_MAX = -(2**63), 2**63 - 1
+_INT64 = np.dtype(np.int64)
+_modules = sys.modules
+
+
+def _kinds(fn: Callable[..., Any], args: Sequence[Any]) -> tuple[tuple[Any, ...], list[Any]] | None:
+    """The key of ``fn`` on ``args`` and the values the ufunc takes, when every
+    operand is a known array (not a view), a numpy scalar or a Python scalar;
+    None otherwise (and while any value is placed on a
+    jax device: the lane asks each value where it lives)."""
+    device = _modules.get("lazygraph.backends.jax.device")
+    if device is not None and device._placed:
+        return None
+    key: list[Any] = [fn]
+    values: list[Any] = []
+    for a in args:
+        t = type(a)
+        if t is _ARRAY:
+            if a._base is not None:
+                return None
+            v = a._known
+            if v is None or v.flags.writeable:
+                v = _learn_value(a)
+                if v is None:
+                    return None
+            key.append(v.dtype)
+            values.append(v)
+        elif t in _WEAK:
+            key.append(t)
+            values.append(a)
+        elif t is int:
+            if not _INT64_MIN <= a <= _INT64_MAX:
+                return None
+            key.append(t)
+            values.append(a)
+        elif isinstance(a, np.generic) and t is not np.object_:
+            key.append(a.dtype)  # strong, as a 0-d array (NEP 50)
+            values.append(a)
+        else:
+            return None
+    return tuple(key), values
+
+
+def call(fn: Callable[..., Any], args: Sequence[Any]) -> Any:
+    """``fn(*args)`` as a known Array computed by numpy's ufunc directly, when
+    :func:`learn` has found that to be the lane's computation for these kinds of
+    operands (numpy's scalar when every operand is a scalar, as the lane and
+    numpy return); None otherwise (the caller takes the lane)."""
+    got = _kinds(fn, args)
+    if got is None:
+        return None
+    key, values = got
+    entry = _DIRECT.get(key)
+    if not entry:
+        return None
+    ufunc, dtype, name = entry
+    limit = config.eager_max_elements
+    shape = None
+    for v in values:
+        if type(v) is np.ndarray:
+            if v.size > limit:
+                return None
+            if shape is None:
+                shape = v.shape
+            elif v.shape != shape:
+                try:  # the result is the broadcast shape: no larger than the limit
+                    shape = np.broadcast_shapes(shape, v.shape)
+                except ValueError:
+                    return None  # the lane's recording raises numpy's error
+                if _size(shape) > limit:
+                    return None
+    try:
+        out = call_quietly(ufunc, *values)
+    except Exception:  # (int ** negative int) the lane raises it, naming the call
+        return None
+    if type(out) is not np.ndarray:
+        if shape is None:  # scalars only: numpy's scalar
+            return out if out.dtype == dtype else None
+        out = np.asarray(out)
+    if out.dtype != dtype:
+        return None
+    out.setflags(write=False)
+    arr = _ARRAY(_BIND_VALUE(out, _TYPE_OF(name, out.shape)))
+    arr._known = out
+    return arr
+
+
+def learn(
+    fn: Callable[..., Any],
+    args: Sequence[Any],
+    op: Any,
+    inner: Any,
+    value: np.ndarray,
+) -> None:
+    """Decide, from one call the lane computed (``value``, with the lane's Elemwise
+    ``op`` and its ``inner`` check), whether calls of this kind are numpy's ufunc
+    called directly (see the module docstring)."""
+    got = _kinds(fn, args)
+    if got is None:
+        return
+    key, values = got
+    if key in _DIRECT:
+        return
+    if len(_DIRECT) >= _DIRECT_MAX:
+        _DIRECT.clear()
+    _DIRECT[key] = _entry(op, inner, key, values, value)
+
+
+def _entry(op: Any, inner: Any, key: tuple[Any, ...], values: list[Any], value: np.ndarray) -> Any:
+    scalar_op = op.scalar_op
+    if inner is not None or not isinstance(scalar_op, ScalarOp):
+        return False
+    kinds = key[1:]
+    strong = [k for k in kinds if isinstance(k, np.dtype)]
+    ufunc = scalar_op.plain_ufunc(strong)
+    if ufunc is None or (scalar_op.row.cast_inputs and (int in kinds or bool in kinds)):
+        return False
+    if int in kinds and any(d.kind in "biu" and d != _INT64 for d in strong):
+        return False  # numpy raises for an int out of a narrow type's range; the graph wraps
+    try:
+        direct = np.asarray(call_quietly(ufunc, *values))
+    except Exception:
+        return False
+    same = (
+        direct.dtype == value.dtype
+        and direct.shape == value.shape
+        and direct.tobytes() == value.tobytes()
+    )
+    if not same:
+        return False
+    name = _DTYPE_NAMES.get(value.dtype)
+    return False if name is None else (ufunc, value.dtype, name)
+
+
+def _size(shape: tuple[int, ...]) -> int:
+    n = 1
+    for s in shape:
+        n *= s
+    return n
+
+
+def _learn_value(a: Any) -> np.ndarray | None:
+    """The value of the known array ``a`` when this lane may read it (read-only,
+    on the host, with no expression a rule would read), kept in ``a._known``."""
+    var = a._cur
+    if var.owner is not None:
+        return None
+    value = _KNOWN_VALUE(var)
+    if value is None or (var._tag is not None and _EXPRESSION_OF(var) is not None):
+        return None
+    a._known = value
+    return value  # type: ignore[no-any-return]
+
+
+_ARRAY: Any = None
+_BIND_VALUE: Any = None
+_TYPE_OF: Any = None
+_DTYPE_NAMES: Any = None
+_KNOWN_VALUE: Any = None
+_EXPRESSION_OF: Any = None
+
+
+def import_late() -> None:
+    """The modules this one reads (they import this one)."""
+    global _ARRAY, _BIND_VALUE, _TYPE_OF, _DTYPE_NAMES, _KNOWN_VALUE, _EXPRESSION_OF
+    from lazygraph.numpy import _convert, _eager
+    from lazygraph.numpy._array import Array
+
+    _ARRAY, _BIND_VALUE = Array, _convert.bind_value
+    _TYPE_OF, _DTYPE_NAMES = _convert.type_of, _convert._DTYPE_NAMES
+    _KNOWN_VALUE, _EXPRESSION_OF = _eager.known_value, _eager.expression_of
