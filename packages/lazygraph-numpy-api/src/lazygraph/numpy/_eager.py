@@ -171,11 +171,35 @@ def expression_of(var: Variable) -> tuple[Variable, int] | None:
     tag = var._tag
     if tag is None:
         return None
-    return getattr(tag, "lazygraph_expression", None)
+    expression = getattr(tag, "lazygraph_expression", None)
+    if type(expression) is _Pending:  # made when first asked for
+        node = expression.op.make_node(*expression.operands)
+        expression = tag.lazygraph_expression = (_merged(node.outputs[0]), 0)
+    return expression  # type: ignore[no-any-return]
 
 
 def _keep_expression(var: Variable, expression: tuple[Variable, int]) -> None:
     var.tag.lazygraph_expression = expression
+
+
+class _Pending:
+    """The expression of a value computed by the elementwise lanes, recorded when
+    :func:`expression_of` first asks for it: most such values (``x + 1`` in an
+    element loop) are never read by a rule, and their node costs more than the
+    value."""
+
+    __slots__ = ("op", "operands")
+
+    def __init__(self, op: Any, operands: list[Any]) -> None:
+        self.op = op
+        self.operands = operands  # variables and Python scalars
+
+
+def keep_node(var: Variable, op: Any, args: Sequence[Any]) -> None:
+    """Give the value ``var`` (computed at once by the Elemwise ``op`` on the
+    known Arrays and Python scalars ``args``) the node as its expression."""
+    operands = [a._var if type(a) is _ARRAY else a for a in args]
+    var.tag.lazygraph_expression = _Pending(op, operands)
 
 
 def known_value(var: Variable) -> np.ndarray | None:
@@ -389,17 +413,15 @@ def elementwise(fn: Callable[..., Any], args: Sequence[Any]) -> Any:
     if got is None:
         return None
     value, out_type, kept = got
-    if not kept:
-        _fastlane.learn(fn, args, op, inner, value)
+    _fastlane.learn(fn, args, op, inner, value)
     if kept:
         # exp(x), 1 + x: a rule may read through it, so the value keeps the
         # node as its expression (the node the recording path makes)
         if data:
             return None
-        node = op.make_node(*[a._var if type(a) is _ARRAY else a for a in args])
-        value.flags.writeable = False
+        value.setflags(write=False)
         var = _BIND_VALUE(value, out_type)
-        _keep_expression(var, (_merged(node.outputs[0]), 0))
+        keep_node(var, op, args)
         return _ARRAY(var)
     if scalars:
         return value[()]

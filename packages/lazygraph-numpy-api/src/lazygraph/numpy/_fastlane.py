@@ -11,13 +11,14 @@ scalar's class), whether that holds, and when it does calls the ufunc itself.
 
 What qualifies is decided by the lane on the first call of each kind
 (:func:`learn`): the scalar op's ``perform`` is a plain call of its ufunc on
-these dtypes (:meth:`ScalarOp.plain_ufunc`), no stabilising rule reads
-through it (its value would keep an expression), a Python ``int`` operand
+these dtypes (:meth:`ScalarOp.plain_ufunc`), a Python ``int`` operand
 meets only float, complex or ``int64`` arrays (numpy refuses an ``int`` out
 of a narrower type's range, where the graph wraps it), and the ufunc's own
 result on these operands has the lane's dtype and bytes. Every later call of
 that kind is then exactly the lane's: the same ufunc loop on the same values,
-floating-point errors ignored as in every backend.
+floating-point errors ignored as in every backend. A value a stabilising rule
+may read through (``exp(x)``; ``1 + x`` where a Python scalar operand is 1,
+asked per call) keeps its node as its expression, as the lane's does.
 
 The operands' values are read from :attr:`Array._known` (set when this lane or
 an element read first looked the value up, cleared when the array is
@@ -46,12 +47,15 @@ from lazygraph.tensor.scalar import ScalarOp
 
 __all__: list[str] = []
 
-#: (tensor function, operand kinds...) -> (ufunc, result dtype, its type name), or
-#: False where the lane must compute the call
+#: (tensor function, operand kinds...) -> (Elemwise op, its ufunc, result dtype,
+#: its type name, when it is the inner node of a rule: _NEVER, _WITH_A_ONE (a
+#: Python scalar operand 1) or _ALWAYS), or False where the lane computes it
 _DIRECT: dict[tuple[Any, ...], Any] = {}
 _DIRECT_MAX = 4096
 
 _WEAK = (float, complex, bool)
+_SCALARS = {bool, int, float, complex}
+_NEVER, _WITH_A_ONE, _ALWAYS = 0, 1, 2
 _INT64_MIN, _INT64_MAX = -(2**63), 2**63 - 1
 _INT64 = np.dtype(np.int64)
 _modules = sys.modules
@@ -107,7 +111,15 @@ def call(fn: Callable[..., Any], args: Sequence[Any]) -> Any:
     entry = _DIRECT.get(key)
     if not entry:
         return None
-    ufunc, dtype, name = entry
+    op, ufunc, dtype, name, inner = entry
+    kept = inner == _ALWAYS
+    if inner:  # exp(x), 1 + x: the inner node of a rule, whose value keeps its node
+        for a in args:
+            if type(a) in _SCALARS:
+                if a == 1:
+                    kept = True
+            elif type(a) is not _ARRAY:
+                return None  # (numpy data: the lane records such a node)
     limit = config.eager_max_elements
     shape = None
     for v in values:
@@ -134,7 +146,11 @@ def call(fn: Callable[..., Any], args: Sequence[Any]) -> Any:
     if out.dtype != dtype:
         return None
     out.setflags(write=False)
-    arr = _ARRAY(_BIND_VALUE(out, _TYPE_OF(name, out.shape)))
+    var = _BIND_VALUE(out, _TYPE_OF(name, out.shape))
+    if kept:
+        _KEEP_NODE(var, op, args)
+        return _ARRAY(var)  # (not _known: a lane reading it asks for its expression)
+    arr = _ARRAY(var)
     arr._known = out
     return arr
 
@@ -162,7 +178,7 @@ def learn(
 
 def _entry(op: Any, inner: Any, key: tuple[Any, ...], values: list[Any], value: np.ndarray) -> Any:
     scalar_op = op.scalar_op
-    if inner is not None or not isinstance(scalar_op, ScalarOp):
+    if not isinstance(scalar_op, ScalarOp):
         return False
     kinds = key[1:]
     strong = [k for k in kinds if isinstance(k, np.dtype)]
@@ -183,7 +199,12 @@ def _entry(op: Any, inner: Any, key: tuple[Any, ...], values: list[Any], value: 
     if not same:
         return False
     name = _DTYPE_NAMES.get(value.dtype)
-    return False if name is None else (ufunc, value.dtype, name)
+    if name is None:
+        return False
+    # exp, sigmoid: always an inner node of a rule; add, subtract, ...: where a
+    # Python scalar operand is 1
+    rule = _NEVER if inner is None else _ALWAYS if inner([]) else _WITH_A_ONE
+    return (op, ufunc, value.dtype, name, rule)
 
 
 def _size(shape: tuple[int, ...]) -> int:
@@ -212,14 +233,16 @@ _TYPE_OF: Any = None
 _DTYPE_NAMES: Any = None
 _KNOWN_VALUE: Any = None
 _EXPRESSION_OF: Any = None
+_KEEP_NODE: Any = None
 
 
 def import_late() -> None:
     """The modules this one reads (they import this one)."""
-    global _ARRAY, _BIND_VALUE, _TYPE_OF, _DTYPE_NAMES, _KNOWN_VALUE, _EXPRESSION_OF
+    global _ARRAY, _BIND_VALUE, _TYPE_OF, _DTYPE_NAMES, _KNOWN_VALUE, _EXPRESSION_OF, _KEEP_NODE
     from lazygraph.numpy import _convert, _eager
     from lazygraph.numpy._array import Array
 
     _ARRAY, _BIND_VALUE = Array, _convert.bind_value
     _TYPE_OF, _DTYPE_NAMES = _convert.type_of, _convert._DTYPE_NAMES
     _KNOWN_VALUE, _EXPRESSION_OF = _eager.known_value, _eager.expression_of
+    _KEEP_NODE = _eager.keep_node
