@@ -22,6 +22,7 @@ import numpy as np
 from lazygraph.graph.basic import Apply, Constant, Op, Variable
 from lazygraph.graph.clone import clone_get_equiv
 from lazygraph.graph.traversal import io_toposort
+from lazygraph.tensor.fperrors import quiet
 from lazygraph.tensor.scalar.basic import ScalarOp, ScalarType, as_scalar
 
 __all__ = ["Composite"]
@@ -61,6 +62,51 @@ class Composite(Op):
         self.input_dtypes = [v.type.dtype for v in self.inputs]  # type: ignore[attr-defined]
         self.out_dtypes = [v.type.dtype for v in self.outputs]  # type: ignore[attr-defined]
         self.signature, self.name = self._describe()
+        self._steps = self._plan_steps()
+
+    def _plan_steps(self) -> list[tuple[Any, list[Variable]]]:
+        """Per inner node: ``(reuse, dead)``. ``reuse`` is ``(ufunc, dtype, slots)``
+        when the node is a plain ufunc call (:meth:`ScalarOp.plain_ufunc`) whose
+        loop yields its output ``dtype`` and some of its inputs (``slots``) are
+        fresh ufunc results of that dtype that no later node reads: :meth:`impl`
+        then writes the result into one of them (``out=``), as numpy's own
+        temporary elision does for ``a + b + c``, instead of allocating; else
+        None. ``dead``: the intermediates no later node reads (dropped then)."""
+        keep = set(self.inputs) | set(self.outputs)
+        last: dict[Variable, int] = {}
+        for k, node in enumerate(self.nodes):
+            for v in node.inputs:
+                last[v] = k
+        fresh: set[Variable] = set()  # outputs of plain ufunc calls: owned buffers
+        steps: list[tuple[Any, list[Variable]]] = []
+        for k, node in enumerate(self.nodes):
+            dead = [
+                v
+                for v in dict.fromkeys(node.inputs)
+                if last[v] == k and v not in keep and not isinstance(v, Constant)
+            ]
+            op = node.op
+            reuse = None
+            ufunc = None
+            if isinstance(op, ScalarOp) and len(node.outputs) == 1:
+                dtypes = [np.dtype(v.type.dtype) for v in node.inputs]  # type: ignore[attr-defined]
+                ufunc = op.plain_ufunc(dtypes)
+            if ufunc is not None:
+                target = np.dtype(node.outputs[0].type.dtype)  # type: ignore[attr-defined]
+                fresh.add(node.outputs[0])
+                try:
+                    loop = ufunc.resolve_dtypes((*dtypes, None))[-1]
+                except (TypeError, ValueError):  # pragma: no cover - no such loop
+                    loop = None
+                slots = [
+                    i
+                    for i, v in enumerate(node.inputs)
+                    if v in fresh and v in dead and np.dtype(v.type.dtype) == target  # type: ignore[attr-defined]
+                ]
+                if loop == target and slots:
+                    reuse = (ufunc, target, slots)
+            steps.append((reuse, dead))
+        return steps
 
     def _describe(self) -> tuple[Any, str]:
         ref: dict[Variable, Any] = {v: ("i", k) for k, v in enumerate(self.inputs)}
@@ -113,17 +159,30 @@ class Composite(Op):
     def impl(self, inputs: Sequence[np.ndarray], out_dtypes: Sequence[str]) -> list[np.ndarray]:
         """Evaluate the subgraph on whole arrays, one numpy call per inner node."""
         env: dict[Variable, Any] = dict(zip(self.inputs, inputs, strict=True))
-        for node in self.nodes:
+        for node, (reuse, dead) in zip(self.nodes, self._steps, strict=True):
             args = [v.data if isinstance(v, Constant) else env[v] for v in node.inputs]
-            dtypes = [o.type.dtype for o in node.outputs]  # type: ignore[attr-defined]
-            for out, value in zip(node.outputs, node.op.impl(args, dtypes), strict=True):  # type: ignore[attr-defined]
-                env[out] = value
+            buffer = None if reuse is None else _buffer(args, reuse)
+            if buffer is not None:  # the same ufunc loop, into a dead temporary
+                with quiet():
+                    reuse[0](*args, out=buffer)
+                env[node.outputs[0]] = buffer
+            else:
+                dtypes = [o.type.dtype for o in node.outputs]  # type: ignore[attr-defined]
+                for out, value in zip(node.outputs, node.op.impl(args, dtypes), strict=True):  # type: ignore[attr-defined]
+                    env[out] = value
+            for v in dead:
+                del env[v]
         results = []
         for v in self.outputs:
             value = np.asarray(v.data if isinstance(v, Constant) else env[v])
             # An output that is an input must still be a fresh array.
             results.append(value.copy() if v in self.inputs else value)
         return results
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update(state)
+        if "_steps" not in state:  # (pickled before steps were planned)
+            self._steps = self._plan_steps()
 
     def expand(self, inputs: Sequence[Variable]) -> list[Variable]:
         """The same computation on tensor ``inputs``: one ``Elemwise`` node per inner
@@ -150,3 +209,20 @@ class Composite(Op):
     def perform(self, node: Apply, inputs: Sequence[Any], output_storage: Any) -> None:
         for cell, value in zip(output_storage, self.impl(inputs, self.out_dtypes), strict=True):
             cell[0] = value
+
+
+def _buffer(args: list[Any], reuse: tuple[Any, np.dtype[Any], list[int]]) -> np.ndarray | None:
+    """A dead temporary among ``args`` (at ``reuse``'s slots) that the ufunc's
+    result can be written into: an array of the result's dtype and shape (every
+    other operand is 0-d or of its shape) that owns its memory."""
+    _, target, slots = reuse
+    for i in slots:
+        buf = args[i]
+        if type(buf) is not np.ndarray or buf.dtype != target or buf.ndim == 0:
+            continue
+        if not (buf.flags.owndata and buf.flags.writeable):
+            continue
+        shape = buf.shape
+        if all(getattr(a, "shape", ()) in ((), shape) for a in args):
+            return buf
+    return None
