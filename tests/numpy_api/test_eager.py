@@ -22,7 +22,7 @@ from lazygraph.compile.cache import clear_cache, stats
 from tests.tensor.harness import BACKEND, flush_subnormals
 
 #: the default of config.eager_max_elements (the numba and jax sessions set 0)
-EAGER = 4096
+EAGER = 131072
 SPECIALS = [np.nan, np.inf, -np.inf, -0.0, 0.0, 1e-300, 1e300, -40.0, 40.0]
 
 UNARY: list[Callable[[Any], Any]] = [
@@ -262,7 +262,7 @@ def test_large_arrays_and_shared_buffers_stay_lazy() -> None:
     real = Elemwise.perform_values
     Elemwise.perform_values = lambda op, *a: asked.append(op) or real(op, *a)  # type: ignore[method-assign]
     try:
-        column, row = lnp.asarray(np.ones((100, 1))), lnp.asarray(np.ones(100))
+        column, row = lnp.asarray(np.ones((1000, 1))), lnp.asarray(np.ones(1000))
         for _ in range(2):
             assert (column * row)._var.owner is not None
     finally:

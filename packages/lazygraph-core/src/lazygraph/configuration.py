@@ -82,6 +82,8 @@ class Config:
     - ``eager_max_elements`` (``LAZYGRAPH_EAGER_MAX_ELEMENTS``): lazygraph.numpy computes
       a node at once, with numpy, when its inputs are known values and its result has
       at most this many elements (and no rewrite would change its value); 0 = never.
+      The default, 131,072 (1 MiB of float64), is where numpy's own call starts to
+      cost more than recording a node does (see docs/drop-in.md).
     - ``progress`` (``LAZYGRAPH_PROGRESS``): print a one-line status to standard error
       while a compile takes longer than about 1.5 s; ``False`` (``0``) keeps quiet.
     """
@@ -98,7 +100,7 @@ class Config:
     cache_dir: str = os.environ.get("LAZYGRAPH_CACHE_DIR", "")
     compile_cache_size: int = _env_int("LAZYGRAPH_COMPILE_CACHE_SIZE", 512)
     progress: bool = _env_bool("LAZYGRAPH_PROGRESS", True)
-    eager_max_elements: int = _env_int("LAZYGRAPH_EAGER_MAX_ELEMENTS", 4096)
+    eager_max_elements: int = _env_int("LAZYGRAPH_EAGER_MAX_ELEMENTS", 131072)
 
     def __setattr__(self, name: str, value: Any) -> None:
         if name not in {f.name for f in fields(self)}:

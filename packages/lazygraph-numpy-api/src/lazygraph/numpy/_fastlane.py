@@ -64,11 +64,9 @@ _modules = sys.modules
 def _kinds(fn: Callable[..., Any], args: Sequence[Any]) -> tuple[tuple[Any, ...], list[Any]] | None:
     """The key of ``fn`` on ``args`` and the values the ufunc takes, when every
     operand is a known array (not a view), a numpy scalar or a Python scalar;
-    None otherwise (and while any value is placed on a
-    jax device: the lane asks each value where it lives)."""
+    None otherwise (a value placed on a jax device is computed there)."""
     device = _modules.get("lazygraph.backends.jax.device")
-    if device is not None and device._placed:
-        return None
+    placed = device is not None and device._placed
     key: list[Any] = [fn]
     values: list[Any] = []
     for a in args:
@@ -81,6 +79,8 @@ def _kinds(fn: Callable[..., Any], args: Sequence[Any]) -> tuple[tuple[Any, ...]
                 v = _learn_value(a)
                 if v is None:
                     return None
+            if placed and device.placement(v) is not None:
+                return None  # computed on its device
             key.append(v.dtype)
             values.append(v)
         elif t in _WEAK:
@@ -121,11 +121,15 @@ def call(fn: Callable[..., Any], args: Sequence[Any]) -> Any:
             elif type(a) is not _ARRAY:
                 return None  # (numpy data: the lane records such a node)
     limit = config.eager_max_elements
-    shape = None
+    shape = None  # of the operands with an axis, while they agree
+    arrays = False
     for v in values:
         if type(v) is np.ndarray:
+            arrays = True
             if v.size > limit:
                 return None
+            if not v.ndim:
+                continue
             if shape is None:
                 shape = v.shape
             elif v.shape != shape:
@@ -140,7 +144,7 @@ def call(fn: Callable[..., Any], args: Sequence[Any]) -> Any:
     except Exception:  # (int ** negative int) the lane raises it, naming the call
         return None
     if type(out) is not np.ndarray:
-        if shape is None:  # scalars only: numpy's scalar
+        if not arrays:  # scalars only: numpy's scalar
             return out if out.dtype == dtype else None
         out = np.asarray(out)
     if out.dtype != dtype:

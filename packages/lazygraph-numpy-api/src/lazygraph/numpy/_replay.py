@@ -45,9 +45,10 @@ MISS: Any = object()
 _PLANS: dict[tuple[Any, ...], Any] = {}
 _PLANS_MAX = 4096
 
-#: functions whose calls record one elementwise node: not replayed (the first
-#: such recording decides; a function recording more for other operand types,
-#: ``fabs`` of integers, then records and computes those calls at once)
+#: functions not replayed: those whose calls record one elementwise node (the
+#: first such recording decides; a function recording more for other operand
+#: types, ``fabs`` of integers, then records and computes those calls at once),
+#: and those that return no array (``compute``, ``tolist``)
 _LANE_FUNCS: set[Any] = set()
 
 #: the arguments a signature holds by value (hashable, fixed by the call site)
@@ -212,6 +213,10 @@ def _record(
     except Exception:  # the ordinary call raises it again, with its message
         return False
     if type(out) is not _ARRAY or out._base is not None or any(out is a for a in arrays):
+        if type(out) not in (_ARRAY, tuple, list):
+            # numpy data or a Python value (compute, tolist, item): no signature
+            # of this function gives an array to replay
+            _LANE_FUNCS.add(func)
         return False  # not one new array (a view, a tuple, a Python value, an operand)
     if any(a._cur is not v or a._version for a, v in zip(arrays, made, strict=True)):
         return False  # it wrote to an operand
