@@ -27,6 +27,7 @@ value read while recording, random draws) takes the ordinary path.
 from __future__ import annotations
 
 import inspect
+import sys
 from collections.abc import Callable
 from typing import Any
 
@@ -36,6 +37,8 @@ from lazygraph.graph.basic import Apply, Constant, Variable
 from lazygraph.tensor.fperrors import call_quietly
 
 __all__: list[str] = []
+
+_modules = sys.modules
 
 #: returned when a call is not replayed (the caller runs the function)
 MISS: Any = object()
@@ -125,8 +128,21 @@ def call(func: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, Any]
     views = _VIEWS_OK.get(func)
     if views is None:
         views = _VIEWS_OK[func] = _reads_no_layout(func)
+    device = _modules.get("lazygraph.backends.jax.device")
+    placed = device is not None and device._placed
     try:
-        sig = _describe(args, raw, views)
+        entries = []
+        for a in args:  # (inline for the common case: a known array, not a view)
+            if type(a) is _ARRAY and a._base is None:
+                v = a._known
+                if v is not None and not v.flags.writeable:
+                    if placed and device.placement(v) is not None:
+                        return MISS  # computed on its device
+                    raw.append(v)
+                    entries.append(a._cur.type)
+                    continue
+            entries.append(_describe(a, raw, views))
+        sig = (tuple, tuple(entries))
         ksig = _describe(tuple(sorted(kwargs.items())), raw, views) if kwargs else ()
     except _Miss:
         return MISS
@@ -142,8 +158,10 @@ def call(func: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, Any]
     if plan is False:
         return MISS
     value = plan.run(raw)
-    value.flags.writeable = False
-    return _ARRAY(_BIND_VALUE(value, plan.out_type))
+    value.setflags(write=False)
+    out = _ARRAY(_BIND_VALUE(value, plan.out_type))
+    out._known = value
+    return out
 
 
 #: function -> whether its result never depends on an operand's memory layout
@@ -176,6 +194,8 @@ def _describe(obj: Any, raw: list[np.ndarray], views: bool) -> Any:
         if var._tag is not None and _EXPRESSION_OF(var) is not None:
             raise _Miss  # a rule may read its expression (the graph's path)
         raw.append(value)
+        if obj._base is None:
+            obj._known = value  # (the next call reads it from the array)
         return var.type
     if t in _STATIC:
         return (t, obj)
