@@ -32,7 +32,7 @@ import numpy as np
 from lazygraph.configuration import config
 from lazygraph.numpy import _views
 from lazygraph.numpy._array_methods import ArrayMethods
-from lazygraph.numpy._eager import expression_of, known, known_value, set_item
+from lazygraph.numpy._eager import has_expression, known, known_value, set_item
 from lazygraph.tensor.variable import TensorVariable
 
 __all__ = ["Array"]
@@ -158,7 +158,7 @@ def _value_view(view: _views.View, base: TensorVariable) -> TensorVariable | Non
     value = known_value(base)
     if value is None:
         return None
-    if base._tag is not None and expression_of(base) is not None:
+    if has_expression(base):
         return None  # ``log(exp(x).T)``: a rule reads through the view (a node)
     try:
         taken = view.strided(value)

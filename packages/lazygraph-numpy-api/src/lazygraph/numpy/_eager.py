@@ -178,6 +178,13 @@ def expression_of(var: Variable) -> tuple[Variable, int] | None:
     return expression  # type: ignore[no-any-return]
 
 
+def has_expression(var: Variable) -> bool:
+    """Whether ``var`` has an expression (:func:`expression_of`), without making
+    a pending one."""
+    tag = var._tag
+    return tag is not None and getattr(tag, "lazygraph_expression", None) is not None
+
+
 def _keep_expression(var: Variable, expression: tuple[Variable, int]) -> None:
     var.tag.lazygraph_expression = expression
 
@@ -373,7 +380,7 @@ def elementwise(fn: Callable[..., Any], args: Sequence[Any]) -> Any:
             value = bound.get(var)  # known_value, inline: this runs on every call
             if value is None or value.flags.writeable or _on_a_device(value):
                 return None
-            if var._tag is not None and expression_of(var) is not None:
+            if has_expression(var):
                 return None  # a rule may read its expression (the graph's path)
             signature.append(var.type)
             raw.append(value)

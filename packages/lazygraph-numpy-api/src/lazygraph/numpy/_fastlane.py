@@ -225,7 +225,7 @@ def _learn_value(a: Any) -> np.ndarray | None:
     if var.owner is not None:
         return None
     value = _KNOWN_VALUE(var)
-    if value is None or (var._tag is not None and _EXPRESSION_OF(var) is not None):
+    if value is None or _HAS_EXPRESSION(var):
         return None
     a._known = value
     return value  # type: ignore[no-any-return]
@@ -236,17 +236,17 @@ _BIND_VALUE: Any = None
 _TYPE_OF: Any = None
 _DTYPE_NAMES: Any = None
 _KNOWN_VALUE: Any = None
-_EXPRESSION_OF: Any = None
+_HAS_EXPRESSION: Any = None
 _KEEP_NODE: Any = None
 
 
 def import_late() -> None:
     """The modules this one reads (they import this one)."""
-    global _ARRAY, _BIND_VALUE, _TYPE_OF, _DTYPE_NAMES, _KNOWN_VALUE, _EXPRESSION_OF, _KEEP_NODE
+    global _ARRAY, _BIND_VALUE, _TYPE_OF, _DTYPE_NAMES, _KNOWN_VALUE, _HAS_EXPRESSION, _KEEP_NODE
     from lazygraph.numpy import _convert, _eager
     from lazygraph.numpy._array import Array
 
     _ARRAY, _BIND_VALUE = Array, _convert.bind_value
     _TYPE_OF, _DTYPE_NAMES = _convert.type_of, _convert._DTYPE_NAMES
-    _KNOWN_VALUE, _EXPRESSION_OF = _eager.known_value, _eager.expression_of
+    _KNOWN_VALUE, _HAS_EXPRESSION = _eager.known_value, _eager.has_expression
     _KEEP_NODE = _eager.keep_node

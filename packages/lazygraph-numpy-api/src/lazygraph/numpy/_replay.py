@@ -191,7 +191,7 @@ def _describe(obj: Any, raw: list[np.ndarray], views: bool) -> Any:
         value = _KNOWN_VALUE(var)
         if value is None:
             raise _Miss
-        if var._tag is not None and _EXPRESSION_OF(var) is not None:
+        if _HAS_EXPRESSION(var):
             raise _Miss  # a rule may read its expression (the graph's path)
         raw.append(value)
         if obj._base is None:
@@ -309,13 +309,13 @@ _KNOWN_VALUE: Any = None
 _QUALIFIES: Any = None
 _RUN_NODE: Any = None
 _ELEMWISE: Any = None
-_EXPRESSION_OF: Any = None
+_HAS_EXPRESSION: Any = None
 
 
 def _import_late() -> None:
     """The modules this one reads (they import the namespace, which imports this)."""
     global _ARRAY, _BOUND_DATA, _BIND_VALUE, _KNOWN_VALUE, _QUALIFIES, _RUN_NODE, _ELEMWISE
-    global _EXPRESSION_OF
+    global _HAS_EXPRESSION
     from lazygraph.numpy import _convert, _eager
     from lazygraph.numpy._array import Array
     from lazygraph.tensor.elemwise import Elemwise
@@ -323,5 +323,5 @@ def _import_late() -> None:
     _BOUND_DATA, _BIND_VALUE = _convert._BOUND, _convert.bind_value
     _KNOWN_VALUE, _QUALIFIES, _RUN_NODE = _eager.known_value, _eager._qualifies, _eager.run_node
     _ELEMWISE = Elemwise
-    _EXPRESSION_OF = _eager.expression_of
+    _HAS_EXPRESSION = _eager.has_expression
     _ARRAY = Array
