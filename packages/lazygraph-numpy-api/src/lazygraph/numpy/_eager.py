@@ -363,7 +363,8 @@ def elementwise(fn: Callable[..., Any], args: Sequence[Any]) -> Any:
     if _ARRAY is None:
         _import_late()
     direct = _fastlane.call(fn, args)  # numpy's ufunc itself, where that is the lane
-    if direct is not None:
+    undecided = direct is _fastlane.UNDECIDED
+    if direct is not None and not undecided:
         return direct
     signature: list[Any] = []
     raw: list[Any] = []
@@ -420,7 +421,8 @@ def elementwise(fn: Callable[..., Any], args: Sequence[Any]) -> Any:
     if got is None:
         return None
     value, out_type, kept = got
-    _fastlane.learn(fn, args, op, inner, value)
+    if undecided:  # (once per kind: decided kinds are not looked at again)
+        _fastlane.learn(fn, args, op, inner, value)
     if kept:
         # exp(x), 1 + x: a rule may read through it, so the value keeps the
         # node as its expression (the node the recording path makes)

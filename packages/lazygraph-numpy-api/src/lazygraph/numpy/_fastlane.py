@@ -56,6 +56,9 @@ _DIRECT_MAX = 4096
 _WEAK = (float, complex, bool)
 _SCALARS = {bool, int, float, complex}
 _NEVER, _WITH_A_ONE, _ALWAYS = 0, 1, 2
+
+#: what :func:`call` returns for a kind not decided yet
+UNDECIDED: Any = object()
 _INT64_MIN, _INT64_MAX = -(2**63), 2**63 - 1
 _INT64 = np.dtype(np.int64)
 _modules = sys.modules
@@ -103,14 +106,16 @@ def call(fn: Callable[..., Any], args: Sequence[Any]) -> Any:
     """``fn(*args)`` as a known Array computed by numpy's ufunc directly, when
     :func:`learn` has found that to be the lane's computation for these kinds of
     operands (numpy's scalar when every operand is a scalar, as the lane and
-    numpy return); None otherwise (the caller takes the lane)."""
+    numpy return); ``UNDECIDED`` when this kind has not been decided yet (the
+    caller takes the lane and then calls :func:`learn`); None otherwise (the
+    caller takes the lane)."""
     got = _kinds(fn, args)
     if got is None:
         return None
     key, values = got
     entry = _DIRECT.get(key)
     if not entry:
-        return None
+        return UNDECIDED if entry is None else None
     op, ufunc, dtype, name, inner = entry
     kept = inner == _ALWAYS
     if inner:  # exp(x), 1 + x: the inner node of a rule, whose value keeps its node

@@ -52,7 +52,7 @@ _PLANS_MAX = 4096
 #: first such recording decides; a function recording more for other operand
 #: types, ``fabs`` of integers, then records and computes those calls at once),
 #: and those that return no array (``compute``, ``tolist``)
-_LANE_FUNCS: set[Any] = set()
+_NOT_REPLAYED: set[Any] = set()
 
 #: the arguments a signature holds by value (hashable, fixed by the call site)
 _STATIC = (bool, int, float, complex, str, type(None), slice, np.dtype, type)
@@ -117,7 +117,7 @@ def _step(node: Apply) -> Callable[[list[Any]], np.ndarray] | None:
 
 def call(func: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
     """``func(*args, **kwargs)`` replayed from its signature's plan, or ``MISS``."""
-    if func in _LANE_FUNCS:
+    if func in _NOT_REPLAYED:
         return MISS
     limit = config.eager_max_elements
     if limit <= 0:
@@ -236,7 +236,7 @@ def _record(
         if type(out) not in (_ARRAY, tuple, list):
             # numpy data or a Python value (compute, tolist, item): no signature
             # of this function gives an array to replay
-            _LANE_FUNCS.add(func)
+            _NOT_REPLAYED.add(func)
         return False  # not one new array (a view, a tuple, a Python value, an operand)
     if any(a._cur is not v or a._version for a, v in zip(arrays, made, strict=True)):
         return False  # it wrote to an operand
@@ -252,7 +252,7 @@ def _record(
     if len(steps) == 1 and type(steps[0][0].op) is _ELEMWISE:
         # one elementwise node: the elementwise lane's (Python scalars by class),
         # which computes it in less time than a signature takes to describe
-        _LANE_FUNCS.add(func)
+        _NOT_REPLAYED.add(func)
         return False
     return _Plan(steps, var.type)
 
