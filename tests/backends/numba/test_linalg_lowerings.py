@@ -331,6 +331,50 @@ def test_fft_matches_python(name: str, build: Any, data: st.DataObject) -> None:
     assert_same(got, want)
 
 
+def _objmode_module(fn: Any) -> Any:
+    """The generated module of the one objmode kernel in ``fn``'s graph."""
+    from lazygraph.backends.numba import cache as disk
+    from lazygraph.backends.numba.dispatch import kernel_module_source
+
+    (module,) = {
+        disk.load_source(kernel_module_source(node))
+        for node in fn.fgraph.apply_nodes
+        if "objmode" in kernel_module_source(node)
+    }
+    return module
+
+
+OBJMODE_CASES = [(name, build) for name, build, _ in LINALG] + list(FFTS)
+
+
+@pytest.mark.parametrize(("name", "build"), OBJMODE_CASES, ids=[c[0] for c in OBJMODE_CASES])
+@pytest.mark.parametrize("dtype", ["float64", "complex128"])
+def test_objmode_kernels_run_interpreted_node_by_node_and_compile_in_a_graph_function(
+    name: str, build: Any, dtype: str
+) -> None:
+    # Node by node, an objmode kernel runs its Python (what its objmode block
+    # would call) and compiles nothing; a graph function compiles it. Both give
+    # the python backend's results bit for bit.
+    value = (np.arange(9.0).reshape(3, 3) % 4 + 3 * np.eye(3)).astype(dtype)
+    if name in ("cholesky", "eigh", "eigvalsh"):
+        value = _spd(value)
+    x = generic(value)
+    out = build(x)
+    outs = [-o for o in (out if isinstance(out, list) else [out])]
+    want = lazygraph.function([x], outs, mode=PYTHON)(value)
+    with config.change(numba_graph_after=10**9):
+        node_by_node = lazygraph.function([x], outs, mode=NUMBA)
+        assert_same(node_by_node(value), want)
+    module = _objmode_module(node_by_node)
+    assert module.interpreted is not None
+    before = compile_stats.graph_functions
+    with config.change(numba_graph_after=0):
+        one_function = lazygraph.function([x], outs, mode=NUMBA)
+        assert_same(one_function(value), want)
+    assert compile_stats.graph_functions == before + 1
+    assert module.kernel.overloads, "the graph function did not compile the objmode kernel"
+
+
 def test_fft_gradient_graph_matches_python() -> None:
     # the gradient of irfft(rfft(x)) runs the transposed kinds (irfft_T, rfft_T)
     from lazygraph.gradient import grad

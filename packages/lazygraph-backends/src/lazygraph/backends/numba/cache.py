@@ -409,7 +409,11 @@ def helper_options(module_file: str) -> dict[str, Any]:
     cache = not numba.config.CACHE_LOCATOR_CLASSES and _helper_dir(module_file) is not None
     if cache:
         _install_locator()
-    return {"cache": cache, "error_model": "numpy", "nogil": True}
+    # no_cfunc_wrapper: helpers are called from jitted code (and from Python),
+    # never passed as first-class function values; the C wrapper Numba would
+    # otherwise build and code-generate for every signature costs a quarter of
+    # a small function's compile time
+    return {"cache": cache, "error_model": "numpy", "nogil": True, "no_cfunc_wrapper": True}
 
 
 def load_source(source: str, persist: bool = True) -> ModuleType:

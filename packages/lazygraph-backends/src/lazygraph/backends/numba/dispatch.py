@@ -39,10 +39,16 @@ __all__ = [
 ]
 
 #: the decorator every generated function uses: numpy's error model (division
-#: by zero gives inf/NaN, not ZeroDivisionError), no fastmath, cached on disk
-JIT = '@njit(cache=True, error_model="numpy", nogil=True)'
+#: by zero gives inf/NaN, not ZeroDivisionError), no fastmath, cached on disk,
+#: and no C-callable wrapper (``no_cfunc_wrapper``): kernels are called from
+#: Python and from other jitted code, never as first-class function values,
+#: and building that wrapper is a quarter of a small kernel's compile time
+#: (0.12 s -> 0.09 s at -O0, see cache.helper_options)
+JIT = '@njit(cache=True, error_model="numpy", nogil=True, no_cfunc_wrapper=True)'
 #: the same for the multithreaded variant of a kernel (its outer loop a ``prange``)
-JIT_PARALLEL = '@njit(cache=True, error_model="numpy", nogil=True, parallel=True)'
+JIT_PARALLEL = (
+    '@njit(cache=True, error_model="numpy", nogil=True, no_cfunc_wrapper=True, parallel=True)'
+)
 
 
 def _backend_digest() -> str:

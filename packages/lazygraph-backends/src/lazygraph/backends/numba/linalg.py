@@ -42,7 +42,7 @@ __all__ = ["OBJMODE_JIT", "objmode_source", "run_perform"]
 
 #: The decorator of ``objmode`` kernels: as :data:`~.dispatch.JIT` without
 #: ``nogil`` (object mode holds the GIL; Numba warns when asked otherwise).
-OBJMODE_JIT = '@njit(cache=True, error_model="numpy")'
+OBJMODE_JIT = '@njit(cache=True, error_model="numpy", no_cfunc_wrapper=True)'
 
 
 def _props(op: Op) -> tuple[tuple[str, Any], ...]:
@@ -52,7 +52,12 @@ def _props(op: Op) -> tuple[tuple[str, Any], ...]:
 def objmode_source(op: Op, node: Apply) -> str:
     """The source of a kernel computing ``node`` with its Op's ``perform`` inside
     an ``objmode`` block (see :func:`run_perform`). Depends on the Op's class and
-    props and the outputs' dtypes and ndims only."""
+    props and the outputs' dtypes and ndims only.
+
+    The module also defines ``interpreted``, the same call without Numba: run
+    node by node (see :class:`~lazygraph.backends.numba.linker.Kernel`), a
+    compiled kernel would only wrap it, so only a graph function calling the
+    kernel compiles it (0.1-0.6 s per dtype and rank saved everywhere else)."""
     cls = type(op)
     path = f"{cls.__module__}:{cls.__qualname__}"
     for _, value in _props(op):
@@ -79,6 +84,10 @@ def objmode_source(op: Op, node: Apply) -> str:
         f"    with objmode({annotations}):",
         f"        {''.join(o + ', ' for o in outs)}= {call}",
         f"    return ({''.join(o + ', ' for o in outs)})",
+        "",
+        "",
+        f"def interpreted({', '.join(ins)}):",
+        f"    return {call}",
     ]
     return "\n".join(lines) + "\n"
 

@@ -150,15 +150,20 @@ class Kernel:
         "charged",
         "chooser",
         "fn",
+        "interpreted",
         "key",
         "node",
         "parallel_key",
     )
 
-    def __init__(self, node: Apply, fn: Any, key: str) -> None:
+    def __init__(self, node: Apply, fn: Any, key: str, interpreted: Any = None) -> None:
         self.node = node
         self.fn = fn
         self.key = key
+        # a kernel that would only call Python (an ``objmode`` one, see
+        # linalg.objmode_source) runs that Python node by node: nothing to
+        # compile until a graph function calls ``fn``
+        self.interpreted: Callable[..., Sequence[Any]] | None = interpreted
         self._parallel: background.Slot | None = None
         self.parallel_key: str | None = None
         blocked = blocked_runner(node)
@@ -188,7 +193,7 @@ class Kernel:
             outs = loop.run(values, config.numba_flat_max_elements)
             if outs is not None:
                 return outs
-        return self.fn(*values)  # type: ignore[no-any-return]
+        return (self.interpreted or self.fn)(*values)  # type: ignore[no-any-return]
 
     def run(self, values: Sequence[Any]) -> Sequence[Any]:
         """The node's outputs: the serial kernel for small inputs; from
@@ -214,6 +219,8 @@ class Kernel:
         while it is pending, None once it has failed (:attr:`failure`). The
         caller adds the time ``perform`` then takes to :attr:`charged`'s
         seconds."""
+        if self.interpreted is not None:
+            return True
         loop = self._flat_loop() if self._flat is not False else None
         if loop is not None and loop.prepare(values, config.numba_flat_max_elements):
             return self._flat_ready(loop, values)
@@ -283,9 +290,11 @@ class Kernel:
         return None
 
     def _run_serial(self, values: Sequence[Any]) -> Sequence[Any]:
-        return self.fn(*values)  # type: ignore[no-any-return]
+        return (self.interpreted or self.fn)(*values)  # type: ignore[no-any-return]
 
     def _run_threaded(self, values: Sequence[Any]) -> Sequence[Any]:
+        if self.interpreted is not None:
+            return self.interpreted(*values)
         with _threads() as parallel:
             fn = (self.parallel(values) if parallel else None) or self.fn
             return fn(*values)  # type: ignore[no-any-return]
@@ -334,7 +343,8 @@ def _kernel_for(node: Apply) -> Kernel | None:
         return None
     module = disk.load_source(source)
     compile_stats.kernels += 1
-    return Kernel(node, module.kernel, disk.source_hash(source))
+    interpreted = getattr(module, "interpreted", None)
+    return Kernel(node, module.kernel, disk.source_hash(source), interpreted)
 
 
 def _constant_value(c: Constant) -> np.ndarray:
