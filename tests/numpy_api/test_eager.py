@@ -208,6 +208,20 @@ KNOWN_CALLS: list[tuple[str, Callable[[Any, Any], Any]]] = [
     ("roll", lambda m, v: lnp.roll(v, 1)),
     ("take", lambda m, v: v[[0, 2, 1]]),
     ("searchsorted", lambda m, v: lnp.searchsorted(lnp.sort(v), v)),
+    ("rfft", lambda m, v: lnp.fft.rfft(v)),
+    ("fft_rows", lambda m, v: lnp.fft.fft(m, axis=0)),
+    ("linspace", lambda m, v: lnp.linspace(0.0, 1.0, 5)),
+    ("eye", lambda m, v: lnp.eye(3, k=1)),
+    ("tri", lambda m, v: lnp.tri(3, 4, -1)),
+    ("zeros", lambda m, v: lnp.zeros(3)),
+    ("zeros_0d", lambda m, v: lnp.zeros(())),
+    ("zeros_empty", lambda m, v: lnp.zeros((0, 2), dtype="int8")),
+    ("zeros_numpy_sizes", lambda m, v: lnp.zeros((np.int64(2), 3), dtype=bool)),
+    ("zeros_list", lambda m, v: lnp.zeros([2, 2], dtype="complex64")),
+    ("empty", lambda m, v: lnp.empty((2, 3), dtype="uint16")),
+    ("zeros_like", lambda m, v: lnp.zeros_like(m)),
+    ("zeros_like_dtype", lambda m, v: lnp.zeros_like(v, dtype="int16")),
+    ("empty_like_ndarray", lambda m, v: lnp.empty_like(np.ones(3, "float32"))),
 ]
 
 
@@ -228,6 +242,22 @@ def test_products_linalg_and_sorting_of_known_values_run_at_once(name: str, call
     with lazygraph.config.change(eager_max_elements=0):
         want = call(lnp.asarray(m_np), lnp.asarray(v_np)).compute()
     _same([np.asarray(got)], [want])
+
+
+@pytest.mark.usefixtures("eager")
+def test_zeros_made_at_once_are_fresh_and_refuse_what_numpy_refuses() -> None:
+    a, b = lnp.zeros(3), lnp.zeros(3)
+    a[0] = 1.0
+    np.testing.assert_array_equal(b.compute(), np.zeros(3))
+    np.testing.assert_array_equal(a.compute(), [1.0, 0.0, 0.0])
+    for eager in (EAGER, 0):
+        with lazygraph.config.change(eager_max_elements=eager):
+            with pytest.raises(ValueError, match="negative"):
+                lnp.zeros((2, -1))
+            with pytest.raises(TypeError):
+                lnp.zeros(2.5)
+    big = lnp.zeros(EAGER + 1)
+    assert big._var.owner is not None  # above the limit: a node, as before
 
 
 @pytest.mark.usefixtures("eager")
