@@ -641,3 +641,97 @@ def _views_track_writes(take: Callable[[Any], Any], x: np.ndarray, want: Any, gr
     x_np[...] = x_np[::-1] if x_np.ndim else x_np
     base[...] = base[::-1]
     np.testing.assert_array_equal(view.compute(), view_np)
+
+
+SLICE_KEYS = [slice(None), slice(1, None), slice(None, -1), slice(1, 3), slice(None, None, 2),
+              slice(None, None, -1), 0, -1, (slice(None), 0), (0, slice(1, None)),
+              (slice(1, None), slice(None, -1))]  # fmt: skip
+
+
+@st.composite
+def _write_steps(draw: Any) -> list[tuple[Any, ...]]:
+    steps = []
+    for _ in range(draw(st.integers(1, 8))):
+        kind = draw(st.sampled_from(["iop", "set", "hold", "derive", "iop_held", "read"]))
+        key = draw(st.sampled_from(SLICE_KEYS))
+        op = draw(st.sampled_from(["add", "subtract", "multiply"]))
+        scalar = draw(st.sampled_from([2, -1, 0.5, 3.0]))
+        steps.append((kind, key, op, scalar, draw(st.booleans())))
+    return steps
+
+
+_IOPS = {"add": "__iadd__", "subtract": "__isub__", "multiply": "__imul__"}
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.sampled_from(["float64", "int64", "float32"]), st.sampled_from([(5,), (3, 4)]),
+       _write_steps())  # fmt: skip
+def test_writes_through_views_of_an_owned_array_match_numpy(
+    dtype: str, shape: tuple[int, ...], steps: list[tuple[Any, ...]]
+) -> None:
+    """``y[k:] += v`` on an array that owns its buffer (after an item
+    assignment) writes into it, as numpy does: every held view, every value
+    derived earlier and every error stays numpy's, whatever the order of
+    in-place updates, assignments, views held across writes and values read."""
+    x = np.arange(np.prod(shape), dtype=dtype).reshape(shape)
+    with lazygraph.config.change(eager_max_elements=EAGER):
+        ours, theirs = lnp.asarray(x), x.copy()
+        ours[(0,) * len(shape)] = 1  # the array now owns its buffer
+        theirs[(0,) * len(shape)] = 1
+        held: list[tuple[Any, Any]] = []
+        for kind, key, op, scalar, as_array in steps:
+            try:
+                part = theirs[key]
+            except IndexError:
+                continue
+            other_np = np.full(np.shape(part), scalar) if as_array else scalar
+            other = lnp.asarray(other_np) if as_array else scalar
+            outcomes = []
+            for y, v, lib in ((theirs, other_np, np), (ours, other, lnp)):
+                try:
+                    if kind == "iop":
+                        t = y[key]
+                        t = getattr(t, _IOPS[op])(v) if np.ndim(t) else getattr(lib, op)(t, v)
+                        y[key] = t
+                    elif kind == "set":
+                        y[key] = getattr(lib, op)(y[key], v)
+                    elif kind == "hold":
+                        held.append((y[key], None)) if lib is np else None
+                        if lib is lnp:
+                            held[-1] = (held[-1][0], y[key])
+                    elif kind == "derive":
+                        d = getattr(lib, op)(y[key], v)
+                        if lib is np:
+                            held.append((d, None))
+                        else:
+                            held[-1] = (held[-1][0], d)
+                    elif kind == "iop_held" and held and np.ndim(held[-1][0]):
+                        h = held[-1][0 if lib is np else 1]
+                        getattr(h, _IOPS[op])(v)
+                    outcomes.append(None)
+                except (TypeError, ValueError, IndexError) as exc:
+                    kinds = (TypeError, ValueError, IndexError)  # (numpy raises subclasses)
+                    outcomes.append(next(k for k in kinds if isinstance(exc, k)))
+            assert outcomes[0] == outcomes[1], (kind, key, op, scalar, outcomes)
+            np.testing.assert_array_equal(ours.compute(), theirs)
+            for want, got in held:
+                np.testing.assert_array_equal(np.asarray(got), want)
+
+
+@pytest.mark.usefixtures("eager")
+def test_a_write_reading_its_own_array_or_a_kept_value_is_numpys() -> None:
+    x = np.arange(6.0)
+    y, want = lnp.asarray(x), x.copy()
+    y[0], want[0] = 7.0, 7.0  # y owns its buffer
+    held, held_np = y[:-1], want[:-1]
+    y[1:] += y[:-1]  # reads y while writing it: numpy's buffered result
+    want[1:] += want[:-1]
+    np.testing.assert_array_equal(y.compute(), want)
+    np.testing.assert_array_equal(held.compute(), held_np)
+    kept = y[2:] + 1  # keeps its expression (log1p's pattern): y stops writing in place
+    kept_np = want[2:] + 1
+    y[2:] *= 3.0
+    want[2:] *= 3.0
+    np.testing.assert_array_equal(kept.compute(), kept_np)
+    np.testing.assert_allclose(lnp.log(kept).compute(), np.log(kept_np), rtol=1e-15)
+    np.testing.assert_array_equal(y.compute(), want)

@@ -32,7 +32,14 @@ import numpy as np
 from lazygraph.configuration import config
 from lazygraph.numpy import _views
 from lazygraph.numpy._array_methods import ArrayMethods
-from lazygraph.numpy._eager import has_expression, known, known_value, set_item
+from lazygraph.numpy._eager import (
+    has_expression,
+    inplace_owned,
+    known,
+    known_value,
+    set_item,
+    view_of_owned,
+)
 from lazygraph.tensor.variable import TensorVariable
 
 __all__ = ["Array"]
@@ -51,6 +58,22 @@ def _ns() -> Any:
     import lazygraph.numpy as lnp
 
     return lnp
+
+
+def _check_output_cast(dtype: np.dtype[Any], ufunc_name: str, other: Any) -> None:
+    """numpy's TypeError when ``ufunc_name``'s output for operands of ``dtype``
+    and ``other``'s kind cannot be cast back to ``dtype`` (same-kind casting)."""
+    ufunc = getattr(np, ufunc_name, None)
+    kind = other.dtype if hasattr(other, "dtype") else type(other)
+    try:
+        out = ufunc.resolve_dtypes((dtype, kind, None))[-1]  # type: ignore[union-attr]
+    except Exception:  # no loop for these operands: the caller's error stands
+        return
+    if not np.can_cast(out, dtype, "same_kind"):
+        raise TypeError(
+            f"Cannot cast ufunc {ufunc_name!r} output from {out!r} to {dtype!r} "
+            "with casting rule 'same_kind'"
+        ) from None
 
 
 def _elementwise() -> Any:
@@ -194,6 +217,7 @@ class Array(ArrayMethods):
         "_base",
         "_base_version",
         "_cur",
+        "_in_own",
         "_known",
         "_own",
         "_version",
@@ -214,6 +238,9 @@ class Array(ArrayMethods):
         # graph or hand-out can see that buffer, so the next item assignment
         # writes into it instead of copying (see _eager.set_item).
         self._own: np.ndarray | None = None
+        # a view whose value is a read-only view into its base's ``_own`` buffer
+        # (see _eager.view_of_owned); reading ``_var`` ends the base's ownership
+        self._in_own = False
         # the bound value of ``_cur``, once an element read looked it up
         self._known: np.ndarray | None = None
         if var.owner is not None:
@@ -225,6 +252,7 @@ class Array(ArrayMethods):
     def _var(self) -> TensorVariable:
         # whoever asks for the variable may keep it, or a view of its value
         self._own = None
+        self._in_own = False  # (reading the base's, below, ends its ownership)
         base = self._base
         if base is not None:
             bvar = base._var  # brings the base itself up to date first
@@ -254,6 +282,7 @@ class Array(ArrayMethods):
         # Keep the registry of live arrays to current variables only: an old key
         # would keep its whole graph (and any pinned value) alive.
         self._own = None
+        self._in_own = False
         self._known = None
         old = self._cur
         if _LIVE.get(old) is self:
@@ -579,6 +608,12 @@ class Array(ArrayMethods):
                 value = self._known = _bound().get(self._cur)
             if value is not None and _is_element_index(key, value.ndim):
                 return value[key]  # numpy's IndexError out of range
+        if eager and self._own is not None and _views.is_basic_key(key):
+            # a part of an array owning its buffer: a view into it, so that
+            # ``y[k:] += v`` writes there (see _eager.view_of_owned)
+            part = view_of_owned(self, key)
+            if part is not None:
+                return part
         var = self._var
         if eager and var.owner is None and _is_element_index(key, var.ndim):
             scalar = _element_of(var, key)
@@ -850,11 +885,16 @@ class Array(ArrayMethods):
     def _inplace(self, name: str, ufunc_name: str, other: Any) -> Any:
         if not _is_operand(other):
             return NotImplemented
+        if self._in_own and inplace_owned(self, name, ufunc_name, other):
+            return self  # written into the base's own buffer
         try:
             result = self._operate(name, other)
         except (ValueError, ArithmeticError) as exc:
             # numpy checks the output's casting before it computes: a bool
-            # ``a **= int8(-1)`` is its TypeError, not the negative power's error
+            # ``a **= int8(-1)`` is its TypeError, not the negative power's error,
+            # and an int ``a += floats`` of another shape its TypeError, not the
+            # broadcasting ValueError
+            _check_output_cast(self.dtype, ufunc_name, other)
             from lazygraph.configuration import config
 
             with config.change(eager_max_elements=0):

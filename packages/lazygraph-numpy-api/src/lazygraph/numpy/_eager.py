@@ -465,6 +465,8 @@ def set_item(arr: Any, key: Any, value: Any) -> bool:
     """
     own = arr._own
     if own is not None:  # arr._cur is bound to a read-only view of ``own``
+        if type(value) is _ARRAY and _is_written_view(arr, key, value):
+            return True
         if not _basic_in_range(key, own.shape):
             return False
         y = _assignable(value, own.dtype)
@@ -503,6 +505,89 @@ def set_item(arr: Any, key: Any, value: Any) -> bool:
     arr._assign(_BIND_VALUE(bound, var.type))
     arr._own = own
     return True
+
+
+# -- writes through views of an array that owns its buffer ------------------------
+
+
+def view_of_owned(arr: Any, key: Any) -> Any:
+    """``arr[key]`` (a basic key in range) as a view Array bound to a read-only
+    numpy view into the buffer ``arr`` owns (``Array._own``), without ending
+    that ownership: ``y[k:] += v`` can then write into ``y``'s buffer
+    (:func:`inplace_owned`) as numpy does, instead of copying all of ``y``.
+    The view is marked ``_in_own``; reading its variable (anything but
+    :func:`inplace_owned`) reads its base's, which ends the ownership, so no
+    value anyone keeps is written afterwards. None when not applicable."""
+    own = arr._own
+    if not _basic_in_range(key, own.shape):
+        return None
+    part = own[key]
+    if type(part) is not np.ndarray:
+        return None
+    part = part.view()
+    part.flags.writeable = False
+    from lazygraph.numpy._views import BasicIndex
+
+    var = _BIND_VALUE(part, _TYPE_OF(str(part.dtype), part.shape))
+    view = _ARRAY._view_of(arr, BasicIndex(key), var)
+    view._in_own = True
+    return view
+
+
+def inplace_owned(view: Any, name: str, ufunc_name: str, other: Any) -> bool:
+    """``view <op>= other`` for a view made by :func:`view_of_owned` and still up
+    to date: the result (computed as ``<op>`` computes it on known values)
+    written into the base's buffer, where it is a known value of the view's
+    dtype and shape with no expression a rule reads; True when done. Otherwise
+    the base's ownership ends (the operand may be kept by a graph) and False is
+    returned: the caller takes the ordinary path."""
+    base = view._base
+    own = base._own
+    if own is None or view._base_version != base._version:
+        return False
+    from lazygraph.numpy import _elementwise
+    from lazygraph.numpy._views import inplace_result
+
+    part = view._cur
+    operand = _ARRAY(part)  # a plain known array over the same read-only view
+    operand._known = _BOUND_DATA.get(part)
+    try:
+        result = getattr(_elementwise, name)(operand, other)
+        new = inplace_result(view, result, ufunc_name)
+    except Exception:
+        base._own = None  # the ordinary path raises numpy's error, naming the call
+        return False
+    value = _BOUND_DATA.get(new) if new.owner is None else None
+    if (
+        base._own is not own  # the operation read the base (``y[1:] += y[:-1]``)
+        or value is None
+        or has_expression(new)
+        or value.dtype != own.dtype
+        or np.may_share_memory(value, own)
+    ):
+        base._own = None  # ``operand`` may be in a graph or an expression now
+        return False
+    own[view._view.key] = value
+    base._version += 1
+    view._rebind(new)
+    view._base_version = base._version
+    view._version += 1
+    return True
+
+
+def _is_written_view(arr: Any, key: Any, value: Any) -> bool:
+    """Whether ``value`` is ``arr[key]``, a view up to date with ``arr``: the
+    assignment ``y[k:] = y[k:]`` (the second half of ``y[k:] += v``) changes
+    nothing, as numpy's copy of a view onto itself."""
+    if value._base is not arr or value._base_version != arr._version:
+        return False
+    view = value._view
+    from lazygraph.numpy._views import BasicIndex, is_basic_key
+
+    if type(view) is not BasicIndex or not is_basic_key(key):
+        return False
+    vkey = view.key
+    return type(vkey) is type(key) and bool(vkey == key)
 
 
 _NO = object()
