@@ -256,6 +256,8 @@ def test_zeros_made_at_once_are_fresh_and_refuse_what_numpy_refuses() -> None:
                 lnp.zeros((2, -1))
             with pytest.raises(TypeError):
                 lnp.zeros(2.5)
+            with pytest.raises(TypeError, match="float16"):
+                lnp.zeros(2, dtype="float16")  # a dtype lazygraph refuses, either way
     big = lnp.zeros(EAGER + 1)
     assert big._var.owner is not None  # above the limit: a node, as before
 

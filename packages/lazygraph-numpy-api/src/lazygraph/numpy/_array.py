@@ -60,22 +60,6 @@ def _ns() -> Any:
     return lnp
 
 
-def _check_output_cast(dtype: np.dtype[Any], ufunc_name: str, other: Any) -> None:
-    """numpy's TypeError when ``ufunc_name``'s output for operands of ``dtype``
-    and ``other``'s kind cannot be cast back to ``dtype`` (same-kind casting)."""
-    ufunc = getattr(np, ufunc_name, None)
-    kind = other.dtype if hasattr(other, "dtype") else type(other)
-    try:
-        out = ufunc.resolve_dtypes((dtype, kind, None))[-1]  # type: ignore[union-attr]
-    except Exception:  # no loop for these operands: the caller's error stands
-        return
-    if not np.can_cast(out, dtype, "same_kind"):
-        raise TypeError(
-            f"Cannot cast ufunc {ufunc_name!r} output from {out!r} to {dtype!r} "
-            "with casting rule 'same_kind'"
-        ) from None
-
-
 def _elementwise() -> Any:
     from lazygraph.numpy import _elementwise
 
@@ -894,7 +878,7 @@ class Array(ArrayMethods):
             # ``a **= int8(-1)`` is its TypeError, not the negative power's error,
             # and an int ``a += floats`` of another shape its TypeError, not the
             # broadcasting ValueError
-            _check_output_cast(self.dtype, ufunc_name, other)
+            _views.check_output_cast(self.dtype, ufunc_name, other)
             from lazygraph.configuration import config
 
             with config.change(eager_max_elements=0):

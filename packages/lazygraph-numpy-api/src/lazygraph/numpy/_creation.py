@@ -254,12 +254,12 @@ def _like(
     name: str, a: ArrayLike, fill: ArrayLike, dtype: DTypeLike, order: Any, shape: Any
 ) -> Array:
     _check_order(name, order)
-    if shape is None and isinstance(fill, int) and fill == 0 and isinstance(a, (Array, np.ndarray)):
-        ttype = a._var.type if isinstance(a, Array) else a
-        if None not in ttype.shape:
-            now = _zeros_now(ttype.shape, ttype.dtype if dtype is None else dtype)
-            if now is not None:
-                return now
+    # (``a``'s static shape and dtype, not its variable: taking that would give
+    # away the buffer an array owns, see _eager.set_item)
+    if shape is None and fill == 0 and isinstance(a, (Array, np.ndarray)) and None not in a.shape:
+        now = _zeros_now(a.shape, a.dtype if dtype is None else dtype)
+        if now is not None:
+            return now
     x = lt.as_tensor_variable(as_variable(a))
     size = None if shape is None else _shape(shape)
     return wrap(lt.full_like(x, as_variable(fill), dtype=_dtype(dtype), shape=size))

@@ -52,7 +52,7 @@ from typing import Any
 import numpy as np
 from lazygraph.configuration import config
 from lazygraph.graph.basic import Apply, Constant, Variable
-from lazygraph.numpy import _fastlane
+from lazygraph.numpy import _fastlane, _views
 from lazygraph.tensor.advanced_subtensor import (
     AdvancedIncSubtensor,
     AdvancedSubtensor,
@@ -526,10 +526,8 @@ def view_of_owned(arr: Any, key: Any) -> Any:
         return None
     part = part.view()
     part.flags.writeable = False
-    from lazygraph.numpy._views import BasicIndex
-
     var = _BIND_VALUE(part, _TYPE_OF(str(part.dtype), part.shape))
-    view = _ARRAY._view_of(arr, BasicIndex(key), var)
+    view = _ARRAY._view_of(arr, _views.BasicIndex(key), var)
     view._in_own = True
     return view
 
@@ -545,15 +543,12 @@ def inplace_owned(view: Any, name: str, ufunc_name: str, other: Any) -> bool:
     own = base._own
     if own is None or view._base_version != base._version:
         return False
-    from lazygraph.numpy import _elementwise
-    from lazygraph.numpy._views import inplace_result
-
     part = view._cur
     operand = _ARRAY(part)  # a plain known array over the same read-only view
     operand._known = _BOUND_DATA.get(part)
     try:
-        result = getattr(_elementwise, name)(operand, other)
-        new = inplace_result(view, result, ufunc_name)
+        result = getattr(_ELEMENTWISE, name)(operand, other)
+        new = _views.inplace_result(view, result, ufunc_name)
     except Exception:
         base._own = None  # the ordinary path raises numpy's error, naming the call
         return False
@@ -582,9 +577,7 @@ def _is_written_view(arr: Any, key: Any, value: Any) -> bool:
     if value._base is not arr or value._base_version != arr._version:
         return False
     view = value._view
-    from lazygraph.numpy._views import BasicIndex, is_basic_key
-
-    if type(view) is not BasicIndex or not is_basic_key(key):
+    if type(view) is not _views.BasicIndex or not _views.is_basic_key(key):
         return False
     vkey = view.key
     return type(vkey) is type(key) and bool(vkey == key)
@@ -643,17 +636,20 @@ _BIND_VALUE: Any = None
 _DTYPE_NAMES: Any = None
 _TYPE_OF: Any = None
 _BIND_RESULT: Any = None
+_ELEMENTWISE: Any = None  # the module of the elementwise namespace functions
 
 
 def _import_late() -> None:
     """The Array class and the bound-value registry (their modules import this one)."""
     global _ARRAY, _BOUND_DATA, _BIND_VALUE, _BIND_RESULT, _DTYPE_NAMES, _TYPE_OF
-    from lazygraph.numpy import _convert
+    global _ELEMENTWISE
+    from lazygraph.numpy import _convert, _elementwise
     from lazygraph.numpy._array import Array
 
     _ARRAY, _BOUND_DATA, _BIND_VALUE = Array, _convert._BOUND, _convert.bind_value
     _BIND_RESULT = _convert.bind_result
     _DTYPE_NAMES, _TYPE_OF = _convert._DTYPE_NAMES, _convert.type_of
+    _ELEMENTWISE = _elementwise
     _fastlane.import_late()
 
 

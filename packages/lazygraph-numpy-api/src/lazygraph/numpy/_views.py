@@ -328,11 +328,7 @@ def inplace_result(arr: Array, result: Any, ufunc: str) -> TensorVariable:
     var = _unwrap(result)
     out_dtype, dtype = var.type.numpy_dtype, arr.dtype
     if out_dtype != dtype:
-        if not np.can_cast(out_dtype, dtype, "same_kind"):
-            raise TypeError(
-                f"Cannot cast ufunc {ufunc!r} output from {out_dtype!r} to {dtype!r} "
-                "with casting rule 'same_kind'"
-            )
+        _check_same_kind(ufunc, out_dtype, dtype)
         var = lt.cast(var, dtype.name)
     shape, got = arr.shape, var.type.shape
     if len(got) != len(shape) or any(
@@ -343,6 +339,27 @@ def inplace_result(arr: Array, result: Any, ufunc: str) -> TensorVariable:
             f"broadcast shape {_fmt(got)}"
         )
     return var  # type: ignore[no-any-return]
+
+
+def check_output_cast(dtype: np.dtype[Any], ufunc: str, other: Any) -> None:
+    """numpy's TypeError, before anything is computed, when ``arr <op>= other``
+    (``arr`` of ``dtype``) gives an output of a dtype numpy will not cast back
+    to ``dtype`` (same-kind casting), as ``ufunc``'s own loop resolution says;
+    nothing when it casts or when ``ufunc`` has no loop for these operands."""
+    kind = other.dtype if hasattr(other, "dtype") else type(other)
+    try:
+        out = getattr(np, ufunc).resolve_dtypes((dtype, kind, None))[-1]
+    except Exception:  # no such loop: the caller's own error stands
+        return
+    _check_same_kind(ufunc, out, dtype)
+
+
+def _check_same_kind(ufunc: str, out: np.dtype[Any], dtype: np.dtype[Any]) -> None:
+    if not np.can_cast(out, dtype, "same_kind"):
+        raise TypeError(
+            f"Cannot cast ufunc {ufunc!r} output from {out!r} to {dtype!r} "
+            "with casting rule 'same_kind'"
+        )
 
 
 def _fmt(shape: Sequence[Any]) -> str:
