@@ -172,6 +172,11 @@ STABILISED: list[tuple[str, Callable[[Any], Any]]] = [
     ("logsumexp", lambda x: lnp.log(lnp.sum(lnp.exp(x)))),
     ("softmax", lambda x: lnp.exp(x) / lnp.sum(lnp.exp(x), axis=-1, keepdims=True)),
     ("log(exp(x))", lambda x: lnp.log(lnp.exp(x))),
+    # through nodes no value-changing rule ends at (their expressions are made
+    # when the rule's outer node asks): canonical form removes the * 1
+    ("logsumexp through * 1", lambda x: lnp.log(lnp.sum(lnp.exp(x)) * 1)),
+    ("log1p through * 1", lambda x: lnp.log((1 + x) * 1)),
+    ("expm1 of a reshaped exp", lambda x: lnp.exp(x).reshape(1, -1) * 1 - 1),
 ]
 
 

@@ -220,17 +220,17 @@ def test_loops_do_not_keep_old_values_alive() -> None:
     """Rebinding and pinning drop the old graph: bound values do not pile up."""
     import gc
 
-    from lazygraph.numpy._convert import _BOUND
+    from lazygraph.numpy._convert import live_bound_inputs
 
     a = lnp.asarray(np.ones((50, 4)))
     row = a[0]
     gc.collect()
-    before = len(_BOUND)
+    before = live_bound_inputs()
     for _ in range(20):
         a += 1
         float(row[0])
     gc.collect()
-    assert len(_BOUND) <= before + 2
+    assert live_bound_inputs() <= before + 2
     assert float(row[0]) == 21.0
 
 

@@ -123,14 +123,14 @@ def test_graphs_and_data_freed_with_their_arrays() -> None:
 def test_no_growth_of_internal_tables() -> None:
     """The tables that map graph variables to values do not grow per compute."""
     from lazygraph.numpy._array import _LIVE
-    from lazygraph.numpy._convert import _BOUND
+    from lazygraph.numpy._convert import live_bound_inputs
 
     rng = np.random.default_rng(2)
     for _ in range(50):
         _step(rng)
     gc.collect()
-    before = (len(_LIVE), len(_BOUND))
+    before = (len(_LIVE), live_bound_inputs())
     for _ in range(300):
         _step(rng)
     gc.collect()
-    assert (len(_LIVE), len(_BOUND)) == before
+    assert (len(_LIVE), live_bound_inputs()) == before

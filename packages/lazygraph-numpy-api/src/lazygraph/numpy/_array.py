@@ -173,9 +173,21 @@ def _value_view(view: _views.View, base: TensorVariable) -> TensorVariable | Non
         return None  # the graph's getitem raises numpy's error, naming the op
     if type(taken) is not np.ndarray:
         return None
-    from lazygraph.numpy._convert import bind_value, type_of
+    convert = _convert_module()
+    return convert.bind_value(taken, convert.type_of(base.type.dtype, taken.shape))
 
-    return bind_value(taken, type_of(base.type.dtype, taken.shape))
+
+def _convert_module() -> Any:
+    """lazygraph.numpy._convert (which imports this module)."""
+    global _CONVERT
+    if _CONVERT is None:
+        from lazygraph.numpy import _convert
+
+        _CONVERT = _convert
+    return _CONVERT
+
+
+_CONVERT: Any = None
 
 
 class Array(ArrayMethods):

@@ -21,7 +21,7 @@ array([0., 1., 2.])
 
 from __future__ import annotations
 
-import weakref
+import gc
 from collections.abc import Sequence
 from typing import Any
 
@@ -44,9 +44,65 @@ _DTYPE_NAMES = {np.dtype(d): d for d in ALL_DTYPES}
 # (types are values; one object per pair saves building and hashing it again)
 _TYPES: dict[tuple[str, tuple[int, ...]], TensorType] = {}
 
-# input variable -> its bound value. Weak keys: the value lives as long as some
-# graph still refers to the variable.
-_BOUND: weakref.WeakKeyDictionary[Variable, np.ndarray] = weakref.WeakKeyDictionary()
+
+class BoundVariable(TensorVariable):
+    """A graph input holding its value (data from numpy, or a computed result).
+
+    The value lives on the variable, so it lives exactly as long as some graph
+    (or Array) still refers to the variable: binding a computed result is an
+    object and an attribute, with no registry entry to add and to remove when
+    the variable dies (it is made for every small result computed at once).
+    A clone is an unbound :class:`TensorVariable` of the same type.
+    """
+
+    __slots__ = ("bound",)
+
+    def clone(self, name: str | None = None) -> TensorVariable:
+        cp = TensorVariable(self.type, None, None, self.name if name is None else name)
+        if self._tag is not None:
+            vars(cp.tag).update(vars(self._tag))
+        return cp
+
+
+_NEW = object.__new__
+
+
+def _bound_variable(ttype: TensorType, arr: np.ndarray, name: str | None = None) -> BoundVariable:
+    var = _NEW(BoundVariable)
+    var.type = ttype
+    var.owner = var.index = None
+    var.name = name
+    var._auto_name = var._tag = None
+    var.bound = arr
+    return var
+
+
+class _BoundValues:
+    """The values of the bound graph inputs, as a read-only mapping from variable
+    to value (the values live on the :class:`BoundVariable` objects)."""
+
+    __slots__ = ()
+
+    def get(self, var: Any, default: Any = None) -> Any:
+        return var.bound if type(var) is BoundVariable else default
+
+    def __getitem__(self, var: Any) -> np.ndarray:
+        if type(var) is BoundVariable:
+            return var.bound  # type: ignore[no-any-return]
+        raise KeyError(var)
+
+    def __contains__(self, var: Any) -> bool:
+        return type(var) is BoundVariable
+
+
+#: graph input -> its bound value
+_BOUND = _BoundValues()
+
+
+def live_bound_inputs() -> int:
+    """How many bound graph inputs are alive (for tests of what lazygraph keeps)."""
+    gc.collect()
+    return sum(1 for obj in gc.get_objects() if type(obj) is BoundVariable)
 
 
 def bind(
@@ -78,9 +134,7 @@ def bind(
         shared = False
     if not shared:
         arr.setflags(write=False)
-    var = type_of(dtype_name, arr.shape).make_variable(name)
-    _BOUND[var] = arr
-    return var  # type: ignore[return-value]
+    return _bound_variable(type_of(dtype_name, arr.shape), arr, name)
 
 
 def type_of(dtype_name: str, shape: tuple[int, ...]) -> TensorType:
@@ -96,9 +150,7 @@ def type_of(dtype_name: str, shape: tuple[int, ...]) -> TensorType:
 def bind_value(arr: np.ndarray, ttype: TensorType) -> TensorVariable:
     """A new graph input of type ``ttype`` holding ``arr``: an array of exactly that
     type that nothing else writes to (a result computed at once; no checks)."""
-    var = ttype.make_variable()
-    _BOUND[var] = arr
-    return var  # type: ignore[return-value]
+    return _bound_variable(ttype, arr)
 
 
 def bind_result(value: Any, ttype: TensorType) -> TensorVariable:
@@ -265,8 +317,8 @@ def known_value(var: Any) -> np.ndarray | None:
     time, so arguments can be checked eagerly), or ``None`` for a computed one."""
     if isinstance(var, Constant):
         return np.asarray(var.data)
-    if isinstance(var, Variable) and var in _BOUND:
-        return _BOUND[var]
+    if type(var) is BoundVariable:
+        return var.bound  # type: ignore[no-any-return]
     return None
 
 

@@ -75,6 +75,7 @@ from lazygraph.tensor.rewriting.stabilize import (
     inner_of_a_rule,
     may_be_stabilised,
     rewrites_value,
+    tracked_by_a_value_rule,
 )
 from lazygraph.tensor.scalar import ScalarOp
 from lazygraph.tensor.search import SearchSorted
@@ -171,11 +172,11 @@ def expression_of(var: Variable) -> tuple[Variable, int] | None:
     tag = var._tag
     if tag is None:
         return None
-    expression = getattr(tag, "lazygraph_expression", None)
-    if type(expression) is _Pending:  # made when first asked for
-        node = expression.op.make_node(*expression.operands)
-        expression = tag.lazygraph_expression = (_merged(node.outputs[0]), 0)
-    return expression  # type: ignore[no-any-return]
+    handle = getattr(tag, "lazygraph_expression", None)
+    if handle is None or type(handle) is tuple:
+        return handle  # type: ignore[no-any-return]
+    expression = tag.lazygraph_expression = _resolve(handle)
+    return expression
 
 
 def has_expression(var: Variable) -> bool:
@@ -185,7 +186,27 @@ def has_expression(var: Variable) -> bool:
     return tag is not None and getattr(tag, "lazygraph_expression", None) is not None
 
 
-def _keep_expression(var: Variable, expression: tuple[Variable, int]) -> None:
+def _handle(var: Variable) -> Any:
+    """The expression of ``var`` as kept: a ``(variable, depth)`` pair, one still
+    to be made (:class:`_Pending`, :class:`_Derived`), or None."""
+    tag = var._tag
+    return None if tag is None else getattr(tag, "lazygraph_expression", None)
+
+
+def _depth(handle: Any) -> int:
+    if type(handle) is tuple:
+        return handle[1]  # type: ignore[no-any-return]
+    return handle.depth  # type: ignore[no-any-return]
+
+
+def _resolve(handle: Any) -> tuple[Variable, int] | None:
+    """The ``(expression, depth)`` pair of a kept expression, made now if pending."""
+    if handle is None or type(handle) is tuple:
+        return handle  # type: ignore[no-any-return]
+    return handle.make()  # type: ignore[no-any-return]
+
+
+def _keep_expression(var: Variable, expression: Any) -> None:
     var.tag.lazygraph_expression = expression
 
 
@@ -197,9 +218,42 @@ class _Pending:
 
     __slots__ = ("op", "operands")
 
+    depth = 0
+
     def __init__(self, op: Any, operands: list[Any]) -> None:
         self.op = op
         self.operands = operands  # variables and Python scalars
+
+    def make(self) -> tuple[Variable, int]:
+        node = self.op.make_node(*self.operands)
+        return _merged(node.outputs[0]), 0
+
+
+class _Derived:
+    """The expression of a value computed at once by a node that no rule changing
+    values has as its outer node (``1 + exp(x)``, ``A @ softmax``), over the
+    expressions of its operands: made, in the canonical form the rules match,
+    when first asked for. Nothing has to be decided about such a node when it
+    runs (no rule could leave it to the graph), and most of these expressions
+    are never read (an iterative loop's ``w - lr * grad``)."""
+
+    __slots__ = ("depth", "handles", "node")
+
+    def __init__(self, node: Apply, handles: list[Any], depth: int) -> None:
+        self.node = node
+        self.handles = handles  # per input: None (read as it is) or its expression
+        self.depth = depth
+
+    def make(self) -> tuple[Variable, int] | None:
+        ins = []
+        for v, h in zip(self.node.inputs, self.handles, strict=True):
+            got = _resolve(h)
+            ins.append(v if got is None else got[0])
+        try:
+            over = canonical(self.node.clone_with_new_inputs(ins).outputs[0])
+        except TypeError:
+            return None
+        return _merged(over), self.depth
 
 
 def keep_node(var: Variable, op: Any, args: Sequence[Any]) -> None:
@@ -224,40 +278,51 @@ def known_value(var: Variable) -> np.ndarray | None:
 
 def _value(var: Variable, memo: dict[Variable, Any], depth: int) -> Any:
     """``(value, expression)`` of ``var`` if it is known or can be computed at
-    once (the expression as :func:`expression_of`), else None."""
+    once (the expression as kept: see :func:`_handle`), else None."""
     if isinstance(var, Constant):
         return var.data, None
     node = var.owner
     if node is None:
         value = known_value(var)
-        return None if value is None else (value, expression_of(var))
+        return None if value is None else (value, _handle(var))
     if var in memo:
         return memo[var]
     memo[var] = None
     if depth == 0 or not _qualifies(node):
         return None
     values = []
-    expressions = []
+    handles = []
     for v in node.inputs:
         got = _value(v, memo, depth - 1)
         if got is None:
             return None
         values.append(got[0])
-        expressions.append(got[1])
-    expression = None
-    if any(e is not None for e in expressions):
-        # read the inputs' expressions: left to the graph where a rule that
-        # changes the value applies here, else computed, and this node (its
-        # canonical form over the expressions) is the value's expression
-        ins = [v if e is None else e[0] for v, e in zip(node.inputs, expressions, strict=True)]
-        try:
-            over = canonical(node.clone_with_new_inputs(ins).outputs[0])
-        except TypeError:
-            return None
-        if over.owner is not None and rewrites_value(over.owner):
-            return None
-        level = 1 + min(e[1] for e in expressions if e is not None)
-        if level <= EXPRESSION_DEPTH:
+        handles.append(got[1])
+    expression: Any = None
+    if any(h is not None for h in handles):
+        level = 1 + min(_depth(h) for h in handles if h is not None)
+        if level > EXPRESSION_DEPTH:
+            # further above every rule's inner node than a pattern spans: no
+            # rule reads through it, and the value is all that is kept
+            pass
+        elif not tracked_by_a_value_rule(node.op):
+            # no rule that changes values has this node as its outer node:
+            # computed now, its expression made if a reader asks for it
+            expression = _Derived(node, handles, level)
+        else:
+            # read the inputs' expressions: left to the graph where a rule that
+            # changes the value applies here, else computed, and this node (its
+            # canonical form over the expressions) is the value's expression
+            ins = []
+            for v, h in zip(node.inputs, handles, strict=True):
+                got = _resolve(h)
+                ins.append(v if got is None else got[0])
+            try:
+                over = canonical(node.clone_with_new_inputs(ins).outputs[0])
+            except TypeError:
+                return None
+            if over.owner is not None and rewrites_value(over.owner):
+                return None
             expression = (_merged(over), level)
     elif _inner_of_a_rule(node):
         expression = (_merged(var), 0)

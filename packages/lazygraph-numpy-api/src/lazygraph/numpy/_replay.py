@@ -233,7 +233,9 @@ def _record(
     except Exception:  # the ordinary call raises it again, with its message
         return False
     if type(out) is not _ARRAY or out._base is not None or any(out is a for a in arrays):
-        if type(out) not in (_ARRAY, tuple, list):
+        if type(out) not in (_ARRAY, tuple, list) or out._base is not None:
+            # (a view, ``a.T``: computed at once from the base's value, and a
+            # view must keep its base, which a plan's new array would not)
             # numpy data or a Python value (compute, tolist, item): no signature
             # of this function gives an array to replay
             _NOT_REPLAYED.add(func)

@@ -94,7 +94,9 @@ class Index(View):
 class Transpose(View):
     def __init__(self, axes: tuple[int, ...]) -> None:
         self.axes = axes
-        self.inverse = tuple(int(i) for i in np.argsort(axes))
+        # (a permutation's inverse, in Python: numpy's argsort of a few axes
+        # costs more than the rest of a transpose of a known value)
+        self.inverse = tuple(sorted(range(len(axes)), key=axes.__getitem__))
 
     @classmethod
     def make(cls, ndim: int, axes: Sequence[Any] | None) -> View:

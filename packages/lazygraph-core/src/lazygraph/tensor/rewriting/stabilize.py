@@ -56,6 +56,7 @@ __all__ = [
     "register_stabilize",
     "rewrites_value",
     "softmax",
+    "tracked_by_a_value_rule",
 ]
 
 
@@ -143,6 +144,20 @@ def rewrites_value(node: Apply) -> bool:
         except Exception:
             return True
     return False
+
+
+def tracked_by_a_value_rule(op: Any) -> bool:
+    """Whether some rule that changes values (see :func:`rewrites_value`) has
+    nodes of ``op`` as its outer node; for every other op, ``rewrites_value`` of
+    a node is False, before and after :func:`canonical` (whose rules keep an
+    op, lift it through DimShuffles or remove the node).
+
+    >>> import lazygraph.tensor as lt
+    >>> x = lt.dvector("x")
+    >>> tracked_by_a_value_rule(lt.log(x).owner.op), tracked_by_a_value_rule(lt.sin(x).owner.op)
+    (True, False)
+    """
+    return bool(_local_rules("changes_value").for_op(op))
 
 
 def canonical(var: Variable, rounds: int = 4) -> Variable:
