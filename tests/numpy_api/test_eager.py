@@ -227,6 +227,11 @@ KNOWN_CALLS: list[tuple[str, Callable[[Any, Any], Any]]] = [
     ("zeros_like", lambda m, v: lnp.zeros_like(m)),
     ("zeros_like_dtype", lambda m, v: lnp.zeros_like(v, dtype="int16")),
     ("empty_like_ndarray", lambda m, v: lnp.empty_like(np.ones(3, "float32"))),
+    ("stack", lambda m, v: lnp.stack([v, m[0], v * 2], axis=1)),
+    ("stack_promotes", lambda m, v: lnp.stack([v, np.arange(3, dtype="int16")])),
+    ("concatenate", lambda m, v: lnp.concatenate([m, v[None], m[1:]])),
+    ("concatenate_flat", lambda m, v: lnp.concatenate((m, np.ones(2, "float32")), axis=None)),
+    ("stack_bools", lambda m, v: lnp.stack([v > 0, m[1] > 0], axis=-1)),
 ]
 
 
@@ -742,3 +747,55 @@ def test_a_write_reading_its_own_array_or_a_kept_value_is_numpys() -> None:
     np.testing.assert_array_equal(kept.compute(), kept_np)
     np.testing.assert_allclose(lnp.log(kept).compute(), np.log(kept_np), rtol=1e-15)
     np.testing.assert_array_equal(y.compute(), want)
+
+
+def test_operator_ufunc_table_names_plain_ufunc_functions() -> None:
+    """Array's operators on known operands call the ufunc of
+    ``_elementwise.OPERATOR_UFUNCS[name]`` without the namespace function: only
+    right while that function is the one ufunc applied to both operands."""
+    import ast
+    import inspect
+    import textwrap
+
+    import lazygraph.tensor as lt
+    from lazygraph.numpy import _elementwise
+
+    for name, fn in _elementwise.OPERATOR_UFUNCS.items():
+        func = inspect.unwrap(getattr(_elementwise, name))
+        tree = ast.parse(textwrap.dedent(inspect.getsource(func)))
+        body = tree.body[0].body  # type: ignore[attr-defined]
+        if isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant):
+            body = body[1:]  # the docstring
+        assert len(body) == 1 and isinstance(body[0], ast.Return), name
+        call = body[0].value
+        assert isinstance(call, ast.Call) and ast.unparse(call.func) == "apply_ufunc", name
+        _, tensor_fn, operands, out, kwargs = (ast.unparse(a) for a in call.args)
+        assert tensor_fn.startswith("lt.") and getattr(lt, tensor_fn[3:]) is fn, name
+        assert (operands, out, kwargs) == ("(x1, x2)", "out", "kwargs"), name
+
+
+@pytest.mark.parametrize(
+    "op",
+    ["add", "sub", "mul", "truediv", "floordiv", "mod", "pow", "lt", "eq", "and_"],
+)
+def test_operators_on_known_values_agree_with_the_lane(op: str) -> None:
+    """The second and later operator calls of a kind take numpy's ufunc directly
+    (once the lane has decided): same value, dtype and kind of result as the
+    first call and as numpy, arrays and 0-d results alike."""
+    import operator
+
+    fn = getattr(operator, op)
+    rng = np.random.default_rng(5)
+    ints = op in ("and_", "floordiv", "mod", "pow")
+    for shape in [(), (3,), (2, 3)]:
+        a = rng.integers(1, 5, shape) if ints else rng.standard_normal(shape)
+        b = rng.integers(1, 3, shape) if ints else rng.standard_normal(shape)
+        want = fn(a, b)
+        x, y = lnp.asarray(a), lnp.asarray(b)
+        with lazygraph.config.change(eager_max_elements=EAGER):
+            for _ in range(3):  # the lane, then the direct ufunc
+                for got in (fn(x, y), fn(x, 2), fn(2, y)):
+                    assert isinstance(got, lnp.Array)
+                got = np.asarray(fn(x, y))
+                assert got.dtype == np.asarray(want).dtype
+                np.testing.assert_array_equal(got, want)

@@ -67,19 +67,39 @@ def _elementwise() -> Any:
 
 
 _ELEMENTWISE_MODULE: Any = None
+_OPERATOR_UFUNCS: dict[str, Any] = {}
+_FASTLANE_CALL: Any = None
+_UNDECIDED: Any = None
 
 
 def _binary(name: str, x1: Any, x2: Any) -> Any:
     """``_elementwise.<name>(x1, x2)``, or ``NotImplemented`` for operands that are
-    not array-like (so that Python tries the other operand, then raises TypeError)."""
-    global _ELEMENTWISE_MODULE
+    not array-like (so that Python tries the other operand, then raises TypeError).
+    Known small operands of a kind the elementwise lane has decided take numpy's
+    ufunc at once (``_fastlane.call``: the lane's own answer, without the
+    namespace function's layers)."""
     if type(x2) not in _PLAIN_OPERANDS and not _is_operand(x2):
         return NotImplemented
     if type(x1) not in _PLAIN_OPERANDS and not _is_operand(x1):
         return NotImplemented
     if _ELEMENTWISE_MODULE is None:
-        _ELEMENTWISE_MODULE = _elementwise()
+        _import_operators()
+    fn = _OPERATOR_UFUNCS.get(name)
+    if fn is not None and config.eager_max_elements > 0:
+        got = _FASTLANE_CALL(fn, (x1, x2))
+        if got is not None and got is not _UNDECIDED:
+            return got
     return getattr(_ELEMENTWISE_MODULE, name)(x1, x2)
+
+
+def _import_operators() -> None:
+    global _ELEMENTWISE_MODULE, _FASTLANE_CALL, _UNDECIDED
+    from lazygraph.numpy import _fastlane
+
+    module = _elementwise()
+    _OPERATOR_UFUNCS.update(module.OPERATOR_UFUNCS)
+    _FASTLANE_CALL, _UNDECIDED = _fastlane.call, _fastlane.UNDECIDED
+    _ELEMENTWISE_MODULE = module
 
 
 def _fast_power(base: Array, exponent: Any) -> str | None:

@@ -170,7 +170,8 @@ def known_array(value: np.ndarray) -> Array:
     Array(shape=(2,), dtype=float64, lazy)
     """
     value.setflags(write=False)
-    arr = Array(bind_value(value, type_of(str(value.dtype), value.shape)))
+    name = _DTYPE_NAMES.get(value.dtype)  # (str(dtype) costs a microsecond)
+    arr = Array(bind_value(value, type_of(str(value.dtype) if name is None else name, value.shape)))
     arr._known = value
     return arr
 

@@ -591,7 +591,7 @@ def view_of_owned(arr: Any, key: Any) -> Any:
         return None
     part = part.view()
     part.flags.writeable = False
-    var = _BIND_VALUE(part, _TYPE_OF(str(part.dtype), part.shape))
+    var = _BIND_VALUE(part, _TYPE_OF(_DTYPE_NAMES.get(part.dtype) or str(part.dtype), part.shape))
     view = _ARRAY._view_of(arr, _views.BasicIndex(key), var)
     view._in_own = True
     return view

@@ -362,6 +362,32 @@ mod = remainder
 pow = power
 true_divide = divide
 
+#: The functions of Array's binary operators that are one ufunc applied to
+#: both operands, ``apply_ufunc(name, fn, (x1, x2), ...)`` and nothing else,
+#: by name, with the tensor function they apply: an operator on known small
+#: operands then calls numpy's ufunc directly once the elementwise lane has
+#: found that to be its computation (``_array._binary``, ``_fastlane.call``),
+#: without the namespace function's layers. (A function given more logic
+#: leaves this table; tests/numpy_api/test_eager.py checks it.)
+OPERATOR_UFUNCS: dict[str, Any] = {
+    "add": lt.add,
+    "subtract": lt.subtract,
+    "multiply": lt.multiply,
+    "divide": lt.divide,
+    "floor_divide": lt.floor_divide,
+    "remainder": lt.remainder,
+    "pow": lt.pow,
+    "equal": lt.equal,
+    "not_equal": lt.not_equal,
+    "less": lt.less,
+    "less_equal": lt.less_equal,
+    "greater": lt.greater,
+    "greater_equal": lt.greater_equal,
+    "bitwise_and": lt.bitwise_and,
+    "bitwise_or": lt.bitwise_or,
+    "bitwise_xor": lt.bitwise_xor,
+}
+
 
 def _truth(x: ArrayLike) -> ArrayLike:
     """A Python scalar operand of a logical function as its truth value: numpy

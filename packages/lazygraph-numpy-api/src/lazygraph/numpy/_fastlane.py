@@ -22,8 +22,9 @@ asked per call) keeps its node as its expression, as the lane's does.
 
 The operands' values are read from :attr:`Array._known` (set when this lane or
 an element read first looked the value up, cleared when the array is
-rebound); a view, a pending array, a caller's writeable buffer or a value
-placed on a device takes the lane's full checks.
+rebound); a view its base was written through since, a pending array, a
+caller's writeable buffer or a value placed on a device takes the lane's full
+checks.
 
 >>> import numpy
 >>> import lazygraph.numpy as lnp
@@ -75,8 +76,8 @@ def _kinds(fn: Callable[..., Any], args: Sequence[Any]) -> tuple[tuple[Any, ...]
     for a in args:
         t = type(a)
         if t is _ARRAY:
-            if a._base is not None:
-                return None
+            if a._base is not None and not _up_to_date(a):
+                return None  # (a view its base has been written through since)
             v = a._known
             if v is None or v.flags.writeable:
                 v = _learn_value(a)
@@ -100,6 +101,17 @@ def _kinds(fn: Callable[..., Any], args: Sequence[Any]) -> tuple[tuple[Any, ...]
         else:
             return None
     return tuple(key), values
+
+
+def _up_to_date(view: Any) -> bool:
+    """Whether the view ``view`` still has its base's current variable (nothing
+    was written through the base, or its own base, since): its variable's value
+    is then the view's value (``Array._var`` would not rebind it)."""
+    while view._base is not None:
+        if view._base_version != view._base._version:
+            return False
+        view = view._base
+    return True
 
 
 def call(fn: Callable[..., Any], args: Sequence[Any]) -> Any:

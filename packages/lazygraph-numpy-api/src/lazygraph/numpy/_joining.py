@@ -17,9 +17,12 @@ from typing import Any
 
 import lazygraph.tensor as lt
 import numpy as np
+from lazygraph.configuration import config
 from lazygraph.numpy._array import Array
-from lazygraph.numpy._convert import as_tensor, as_variable, wrap
+from lazygraph.numpy._convert import _DTYPE_NAMES, as_tensor, as_variable, known_array, wrap
+from lazygraph.numpy._eager import has_expression, known_value
 from lazygraph.numpy._ufunc import ArrayLike, DTypeLike, reject_out
+from lazygraph.tensor.dtypes import result_type
 from lazygraph.tensor.shape import normalize_axis
 
 __all__ = [
@@ -56,6 +59,45 @@ def _sequence(name: str, arrays: Any) -> list[Any]:
     if not isinstance(arrays, Sequence) or isinstance(arrays, str):
         raise TypeError(f"{name}: arrays to {name} must be passed as a sequence (a list or tuple)")
     return [as_tensor(a) for a in arrays]
+
+
+def _joined_at_once(arrays: Any, axis: int | None, new_axis: bool) -> Array | None:
+    """numpy's ``stack`` (``new_axis``) or ``concatenate`` of a list of known
+    small values, made at once: the value ``Join.perform`` gives, in the dtype
+    ``Join`` gives (numpy's promotion of the inputs), without a node per input
+    (a spectrogram stacking 600 frames). None when an input is not a known
+    value, the result is over ``config.eager_max_elements`` or numpy refuses
+    (the graph's path raises its error, naming the call)."""
+    limit = config.eager_max_elements
+    if limit <= 0 or type(arrays) not in (list, tuple) or not arrays:
+        return None
+    values = []
+    size = 0
+    for a in arrays:
+        if type(a) is Array:
+            var = a._var
+            if var.owner is not None or has_expression(var):
+                return None  # (a rule may read an expression: the graph's path)
+            value = known_value(var)
+            if value is None:
+                return None
+        elif type(a) is np.ndarray and a.dtype in _DTYPE_NAMES:
+            value = a  # numpy data, read now
+        else:
+            return None
+        size += value.size
+        values.append(value)
+    if size > limit:
+        return None
+    dtype = result_type(*(v.dtype for v in values))
+    try:
+        if new_axis:
+            out = np.stack(values, axis=axis, dtype=dtype)  # type: ignore[arg-type]
+        else:
+            out = np.concatenate(values, axis=axis, dtype=dtype)
+    except (ValueError, TypeError, np.exceptions.AxisError):
+        return None
+    return known_array(out)
 
 
 def _cast_all(name: str, xs: Sequence[Any], dtype: DTypeLike, casting: str) -> list[Any]:
@@ -105,6 +147,10 @@ def concatenate(
     array([1, 2, 3])
     """
     reject_out("concatenate", out)
+    if dtype is None:
+        joined = _joined_at_once(arrays, axis, new_axis=False)
+        if joined is not None:
+            return joined
     xs = _sequence("concatenate", arrays)
     if not xs:
         raise ValueError("need at least one array to concatenate")
@@ -138,6 +184,10 @@ def stack(
            [2, 4]])
     """
     reject_out("stack", out)
+    if dtype is None:
+        joined = _joined_at_once(arrays, axis, new_axis=True)
+        if joined is not None:
+            return joined
     xs = _sequence("stack", arrays)
     if not xs:
         raise ValueError("need at least one array to stack")

@@ -119,11 +119,18 @@ def call(func: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, Any]
     """``func(*args, **kwargs)`` replayed from its signature's plan, or ``MISS``."""
     if func in _NOT_REPLAYED:
         return MISS
+    if _ARRAY is None:
+        _import_late()
+    for a in args:  # (no array operand: nothing known to replay from)
+        t = type(a)
+        if t is _ARRAY or t is list or t is tuple:
+            break
+    else:
+        if not kwargs:
+            return MISS  # np.cos(pi * k / n) in an element loop
     limit = config.eager_max_elements
     if limit <= 0:
         return MISS
-    if _ARRAY is None:
-        _import_late()
     raw: list[np.ndarray] = []
     views = _VIEWS_OK.get(func)
     if views is None:
@@ -233,7 +240,9 @@ def _record(
     except Exception:  # the ordinary call raises it again, with its message
         return False
     if type(out) is not _ARRAY or out._base is not None or any(out is a for a in arrays):
-        if type(out) not in (_ARRAY, tuple, list) or out._base is not None:
+        if type(out) not in (_ARRAY, tuple, list) or (
+            type(out) is _ARRAY and out._base is not None
+        ):
             # (a view, ``a.T``: computed at once from the base's value, and a
             # view must keep its base, which a plan's new array would not)
             # numpy data or a Python value (compute, tolist, item): no signature

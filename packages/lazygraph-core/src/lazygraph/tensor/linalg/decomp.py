@@ -79,7 +79,7 @@ class Cholesky(Op):
 
     def perform(self, node: Apply, inputs: Sequence[Any], output_storage: Any) -> None:
         out = np.linalg.cholesky(inputs[0], upper=self.upper)
-        output_storage[0][0] = out.astype(node.outputs[0].type.dtype)
+        output_storage[0][0] = out.astype(node.outputs[0].type.dtype, copy=False)
 
     def infer_shape(self, fgraph: Any, node: Apply, input_shapes: Sequence[Any]) -> list[Any]:
         return [tuple(input_shapes[0])]
@@ -147,10 +147,10 @@ class Eigh(Op):
     def perform(self, node: Apply, inputs: Sequence[Any], output_storage: Any) -> None:
         if self.compute_v:
             w, v = np.linalg.eigh(inputs[0], UPLO=self.UPLO)
-            output_storage[1][0] = v.astype(node.outputs[1].type.dtype)
+            output_storage[1][0] = v.astype(node.outputs[1].type.dtype, copy=False)
         else:
             w = np.linalg.eigvalsh(inputs[0], UPLO=self.UPLO)
-        output_storage[0][0] = w.astype(node.outputs[0].type.dtype)
+        output_storage[0][0] = w.astype(node.outputs[0].type.dtype, copy=False)
 
     def infer_shape(self, fgraph: Any, node: Apply, input_shapes: Sequence[Any]) -> list[Any]:
         s = tuple(input_shapes[0])
@@ -232,7 +232,7 @@ class SVD(Op):
     def perform(self, node: Apply, inputs: Sequence[Any], output_storage: Any) -> None:
         if not self.compute_uv:
             s = np.linalg.svd(inputs[0], compute_uv=False)
-            output_storage[0][0] = s.astype(node.outputs[0].type.dtype)
+            output_storage[0][0] = s.astype(node.outputs[0].type.dtype, copy=False)
             return
         results = np.linalg.svd(inputs[0], full_matrices=self.full_matrices)
         for cell, value, out in zip(output_storage, results, node.outputs, strict=True):

@@ -57,7 +57,8 @@ class Inv(Op):
         return Apply(self, [x], [TensorType(linalg_dtype(x), x.type.shape)()])
 
     def perform(self, node: Apply, inputs: Sequence[Any], output_storage: Any) -> None:
-        output_storage[0][0] = np.linalg.inv(inputs[0]).astype(node.outputs[0].type.dtype)
+        out = np.linalg.inv(inputs[0])
+        output_storage[0][0] = out.astype(node.outputs[0].type.dtype, copy=False)
 
     def infer_shape(self, fgraph: Any, node: Apply, input_shapes: Sequence[Any]) -> list[Any]:
         return [tuple(input_shapes[0])]
@@ -113,7 +114,7 @@ class Solve(Op):
 
     def perform(self, node: Apply, inputs: Sequence[Any], output_storage: Any) -> None:
         a, b = inputs
-        output_storage[0][0] = np.linalg.solve(a, b).astype(node.outputs[0].type.dtype)
+        output_storage[0][0] = np.linalg.solve(a, b).astype(node.outputs[0].type.dtype, copy=False)
 
     def infer_shape(self, fgraph: Any, node: Apply, input_shapes: Sequence[Any]) -> list[Any]:
         sa, sb = input_shapes
@@ -311,7 +312,7 @@ class Pinv(Op):
             out = np.linalg.pinv(inputs[0], rtol=None)
         else:
             out = np.linalg.pinv(inputs[0], rcond=self.rtol)
-        output_storage[0][0] = out.astype(node.outputs[0].type.dtype)
+        output_storage[0][0] = out.astype(node.outputs[0].type.dtype, copy=False)
 
     def infer_shape(self, fgraph: Any, node: Apply, input_shapes: Sequence[Any]) -> list[Any]:
         s = input_shapes[0]
