@@ -81,6 +81,8 @@ COMPLEX_DTYPES = ("complex64", "complex128")
 ALL_DTYPES = BOOL_DTYPES + INT_DTYPES + UINT_DTYPES + FLOAT_DTYPES + COMPLEX_DTYPES
 
 _SUPPORTED = frozenset(ALL_DTYPES)
+#: numpy's dtype (native byte order) -> its name, for the supported dtypes
+_NAMES = {np.dtype(d): d for d in ALL_DTYPES}
 
 #: The dtype of ``scalar()``, ``vector()``, ... when none is given.
 DEFAULT_FLOAT = "float64"
@@ -92,6 +94,10 @@ def normalize_dtype(dtype: Any) -> str:
     """The canonical dtype name, or ``TypeError`` for a dtype lazygraph does not support."""
     if isinstance(dtype, str) and dtype in _SUPPORTED:
         return dtype  # the common case, on the path of every TensorType(...)
+    if isinstance(dtype, np.dtype):
+        name = _NAMES.get(dtype)  # (a dtype's .name costs a microsecond)
+        if name is not None:
+            return name
     try:
         name = np.dtype(dtype).name
     except TypeError as exc:
@@ -117,7 +123,39 @@ def _normalize_shape(shape: Iterable[int | None]) -> tuple[int | None, ...]:
     return tuple(out)
 
 
-class TensorType(Type):
+#: (class, dtype as given, shape as given) -> the type: types are values, and
+#: recording a node makes one per output (normalising a dtype and a shape and
+#: hashing them cost more than the rest of a small node)
+_INTERNED: dict[tuple[Any, ...], Any] = {}
+_INTERNED_MAX = 1 << 16
+
+
+class _Interned(type):
+    """The metaclass of :class:`TensorType`: ``TensorType(dtype, shape)`` of a
+    tuple shape of Python ints and Nones gives the one type made for those
+    arguments (an equal type either way: nothing changes a type once made)."""
+
+    def __call__(cls, dtype: Any, shape: Any = ()) -> Any:
+        if type(shape) is tuple:
+            for s in shape:  # exact ints only: True == 1 and 1.0 == 1 are refused
+                if type(s) is not int and s is not None:
+                    break
+            else:
+                key = (cls, dtype, shape)
+                try:
+                    found = _INTERNED.get(key)
+                except TypeError:  # an unhashable dtype argument
+                    return super().__call__(dtype, shape)
+                if found is None:
+                    found = super().__call__(dtype, shape)
+                    if len(_INTERNED) >= _INTERNED_MAX:
+                        _INTERNED.clear()
+                    _INTERNED[key] = found
+                return found
+        return super().__call__(dtype, shape)
+
+
+class TensorType(Type, metaclass=_Interned):
     """An n-d array of ``dtype`` whose sizes are ``shape`` (ints, or ``None`` for unknown)."""
 
     __props__: ClassVar[tuple[str, ...]] = ("dtype", "shape")

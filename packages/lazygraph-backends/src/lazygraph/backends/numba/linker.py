@@ -347,6 +347,33 @@ def _kernel_for(node: Apply) -> Kernel | None:
     return Kernel(node, module.kernel, disk.source_hash(source), interpreted)
 
 
+def dead_after(
+    steps: Sequence[tuple[Sequence[int], Sequence[int]]], kept: set[int]
+) -> list[list[int]]:
+    """For each step (the value slots it reads and writes), the slots no later
+    step reads, to drop once it has run: intermediate arrays are freed as soon
+    as they are dead, as numpy code frees its temporaries, instead of all at the
+    end of a call. A call's peak memory is then its live values only, and the
+    allocator hands the freed buffers to the next nodes (still in cache), where
+    holding them all made every call fault in fresh pages (a Game of Life step's
+    eleven 250 KB rolls: 110 -> 30 us each). ``kept``: the graph's outputs.
+
+    >>> dead_after([([0], [1]), ([1], [2]), ([1, 2], [3])], {3})
+    [[0], [], [1, 2]]
+    """
+    last: dict[int, int] = {}
+    for k, (ins, outs) in enumerate(steps):
+        for slot in outs:
+            last.setdefault(slot, k)  # written and never read: dead at once
+        for slot in ins:
+            last[slot] = k
+    free: list[list[int]] = [[] for _ in steps]
+    for slot, k in last.items():
+        if slot not in kept:
+            free[k].append(slot)
+    return free
+
+
 def _constant_value(c: Constant) -> np.ndarray:
     value = np.asarray(c.data)
     if not value.flags.writeable or not value.flags.c_contiguous:
@@ -775,6 +802,7 @@ def _node_by_node(
         if kernel is None:
             compile_stats.fallback_nodes += 1
         steps.append([node, kernel, ins, outs, None if rows is None else rows[k]])
+    dead = dead_after([(step[2], step[3]) for step in steps], set(output_slots))
     numba_error = _numba_errors()
     # True while some kernel may lack code for its arguments (background
     # compilation): each call then checks argument types before calling a
@@ -788,7 +816,7 @@ def _node_by_node(
             values[slot] = value
         check = checking[0]
         complete = True
-        for step in steps:
+        for step, free in zip(steps, dead, strict=True):
             node, kernel, ins, outs, row = step
             if row is not None:
                 start = time.perf_counter()
@@ -826,6 +854,8 @@ def _node_by_node(
                     charged[1] += time.perf_counter() - started
             for slot, value in zip(outs, results, strict=True):
                 values[slot] = value
+            for slot in free:  # read by no later node: its memory goes back now
+                values[slot] = None
             if row is not None:
                 row.seconds += time.perf_counter() - start
                 row.calls += 1
