@@ -94,9 +94,12 @@ def _step(node: Apply) -> Callable[[list[Any]], np.ndarray] | None:
     """A function computing ``node``'s value from its inputs' values as its
     ``perform`` does, when that is a plain ufunc call (an Elemwise node of a
     scalar op whose :meth:`~lazygraph.tensor.scalar.ScalarOp.plain_ufunc` these
-    input dtypes have): without perform's storage, checks and copies, which a
-    new ufunc result needs none of; None for every other node (run_node)."""
+    input dtypes have), or numpy's matmul (a MatMul node): without perform's
+    storage, checks and copies, which a new result needs none of; None for
+    every other node (run_node)."""
     op = node.op
+    if type(op) is _MATMUL:
+        return _matmul_step(node.outputs[0].type.numpy_dtype)
     if type(op) is not _ELEMWISE or op.nout != 1 or op.inplace_pattern:
         return None
     scalar_op = op.scalar_op
@@ -111,6 +114,17 @@ def _step(node: Apply) -> Callable[[list[Any]], np.ndarray] | None:
         if type(out) is not np.ndarray:
             out = np.asarray(out)
         return out if out.dtype == target else out.astype(target)
+
+    return step
+
+
+def _matmul_step(target: np.dtype[Any]) -> Callable[[list[Any]], np.ndarray]:
+    """``MatMul.perform`` as a step: numpy's matmul, as a new array of the
+    output's dtype (a 0-d array for two vectors), floating-point errors
+    ignored as in every backend."""
+
+    def step(ins: list[Any]) -> np.ndarray:
+        return np.asarray(call_quietly(np.matmul, ins[0], ins[1]), dtype=target)
 
     return step
 
@@ -320,19 +334,21 @@ _KNOWN_VALUE: Any = None
 _QUALIFIES: Any = None
 _RUN_NODE: Any = None
 _ELEMWISE: Any = None
+_MATMUL: Any = None
 _HAS_EXPRESSION: Any = None
 
 
 def _import_late() -> None:
     """The modules this one reads (they import the namespace, which imports this)."""
     global _ARRAY, _BOUND_DATA, _BIND_VALUE, _KNOWN_VALUE, _QUALIFIES, _RUN_NODE, _ELEMWISE
-    global _HAS_EXPRESSION
+    global _HAS_EXPRESSION, _MATMUL
     from lazygraph.numpy import _convert, _eager
     from lazygraph.numpy._array import Array
+    from lazygraph.tensor.blas import MatMul
     from lazygraph.tensor.elemwise import Elemwise
 
     _BOUND_DATA, _BIND_VALUE = _convert._BOUND, _convert.bind_value
     _KNOWN_VALUE, _QUALIFIES, _RUN_NODE = _eager.known_value, _eager._qualifies, _eager.run_node
-    _ELEMWISE = Elemwise
+    _ELEMWISE, _MATMUL = Elemwise, MatMul
     _HAS_EXPRESSION = _eager.has_expression
     _ARRAY = Array
