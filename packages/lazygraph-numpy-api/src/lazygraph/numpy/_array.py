@@ -153,16 +153,8 @@ def _element_of(var: TensorVariable, key: Any) -> Any:
 
 
 def _bound() -> Any:
-    """The registry of bound values (``_convert._BOUND``; _convert imports this module)."""
-    global _BOUND_VALUES
-    if _BOUND_VALUES is None:
-        from lazygraph.numpy._convert import _BOUND
-
-        _BOUND_VALUES = _BOUND
-    return _BOUND_VALUES
-
-
-_BOUND_VALUES: Any = None
+    """The registry of bound values (``_convert._BOUND``)."""
+    return _convert_module()._BOUND
 
 
 def _derived(view: _views.View, base: TensorVariable) -> TensorVariable:
