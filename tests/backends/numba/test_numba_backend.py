@@ -232,6 +232,46 @@ def test_non_contiguous_and_broadcast_inputs():
         assert_numpy_equal(g, w)
 
 
+@pytest.mark.parametrize("dtype", ["int8", "float64"])
+@pytest.mark.parametrize("pattern", ["same", "row", "column", "strided"])
+def test_fused_loops_over_many_operands_match_python(dtype, pattern):
+    """A fused elementwise node over four operands, above the flat-loop size (the
+    n-d kernel): its loop is versioned at Numba's default level (plain reads when
+    no operand broadcasts, the broadcasting reads otherwise); both give the
+    python backend's bits, wrapping int8 included."""
+    from lazygraph.backends.numba.elemwise import elemwise_source, serial_loops_versioned
+
+    rng = np.random.default_rng(3)
+    shape = (70, 90)
+    vals = [(rng.random(shape) * 100 - 50).astype(dtype) for _ in range(4)]
+    if pattern == "row":
+        vals[2] = vals[2][:1]
+    elif pattern == "column":
+        vals[1] = vals[1][:, :1]
+    elif pattern == "strided":
+        vals[3] = np.repeat(vals[3], 2, axis=1)[:, ::2]
+    xs = [lt.tensor(dtype, (None, None)) for _ in vals]
+    fused = ((xs[0] + xs[1]) * xs[2] - xs[3]) * xs[0]  # one Composite once fused
+    clipped = lt.clip(xs[0], xs[1], xs[2])  # one three-operand node, unfused
+    got, want = both(xs, [fused, clipped], vals)
+    for g, w in zip(got, want, strict=True):
+        assert_numpy_equal(g, w)
+    if serial_loops_versioned([2, 2, 2]):  # (not at NUMBA_OPT=0)
+        assert "    plain = " in elemwise_source(clipped.owner)
+
+
+@pytest.mark.parametrize("shape", [(5, 7, 3), (1, 9, 1), (4, 0, 2), (6,)])
+@pytest.mark.parametrize("shift", [0, 1, -3, 20])
+def test_roll_of_every_axis_matches_numpy(shape, shift):
+    """The roll kernel copies two contiguous runs per outer index: every axis,
+    shifts beyond the size and negative, empty axes, a 1-d array."""
+    data = np.arange(int(np.prod(shape)), dtype="int16").reshape(shape)
+    x = lt.tensor("int16", (None,) * len(shape))
+    for axis in range(len(shape)):
+        got = lazygraph.function([x], lt.roll(x, shift, axis=axis), mode=NUMBA)(data)
+        np.testing.assert_array_equal(got, np.roll(data, shift, axis=axis))
+
+
 # -- fallback ----------------------------------------------------------------------------
 
 

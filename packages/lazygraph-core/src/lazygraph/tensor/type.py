@@ -67,6 +67,7 @@ __all__ = [
     "tensor",
     "tensor3",
     "tensor4",
+    "tensor_type",
     "vector",
     "zmatrix",
     "zscalar",
@@ -153,6 +154,18 @@ class _Interned(type):
                     _INTERNED[key] = found
                 return found
         return super().__call__(dtype, shape)
+
+
+def tensor_type(dtype: str, shape: tuple[int, ...]) -> TensorType:
+    """``TensorType(dtype, shape)`` for a canonical dtype name and a static shape
+    of Python ints, looked up in the interned types first: what a value's type
+    costs on the paths that make one per small result (lazygraph.numpy).
+
+    >>> tensor_type("float64", (2,)) is TensorType("float64", (2,))
+    True
+    """
+    found = _INTERNED.get((TensorType, dtype, shape))
+    return TensorType(dtype, shape) if found is None else found  # type: ignore[no-any-return]
 
 
 class TensorType(Type, metaclass=_Interned):

@@ -30,7 +30,7 @@ from lazygraph.graph.basic import Constant, Variable
 from lazygraph.numpy._array import Array
 from lazygraph.numpy._eager import known
 from lazygraph.tensor.dtypes import array_dtype
-from lazygraph.tensor.type import ALL_DTYPES, TensorType, normalize_dtype
+from lazygraph.tensor.type import ALL_DTYPES, TensorType, normalize_dtype, tensor_type
 from lazygraph.tensor.variable import TensorVariable, as_tensor_variable, constant
 
 __all__ = ["asarray"]
@@ -40,9 +40,6 @@ __all__ = ["asarray"]
 LITERAL_SIZE_LIMIT = 64
 
 _DTYPE_NAMES = {np.dtype(d): d for d in ALL_DTYPES}
-# (dtype name, shape) -> its type: every computed result is bound to a new input
-# (types are values; one object per pair saves building and hashing it again)
-_TYPES: dict[tuple[str, tuple[int, ...]], TensorType] = {}
 
 
 class BoundVariable(TensorVariable):
@@ -138,13 +135,9 @@ def bind(
 
 
 def type_of(dtype_name: str, shape: tuple[int, ...]) -> TensorType:
-    """The tensor type of a value of this dtype and shape (one object per pair)."""
-    ttype = _TYPES.get((dtype_name, shape))
-    if ttype is None:
-        if len(_TYPES) >= 4096:
-            _TYPES.clear()
-        ttype = _TYPES[(dtype_name, shape)] = TensorType(dtype_name, shape)
-    return ttype
+    """The tensor type of a value of this dtype and shape (TensorType's interned
+    one: this runs for every result computed at once)."""
+    return tensor_type(dtype_name, shape)
 
 
 def bind_value(arr: np.ndarray, ttype: TensorType) -> TensorVariable:

@@ -245,15 +245,21 @@ class _Derived:
         self.depth = depth
 
     def make(self) -> tuple[Variable, int] | None:
-        ins = []
-        for v, h in zip(self.node.inputs, self.handles, strict=True):
-            got = _resolve(h)
-            ins.append(v if got is None else got[0])
-        try:
-            over = canonical(self.node.clone_with_new_inputs(ins).outputs[0])
-        except TypeError:
-            return None
-        return _merged(over), self.depth
+        over = _over_expressions(self.node, self.handles)
+        return None if over is None else (_merged(over), self.depth)
+
+
+def _over_expressions(node: Apply, handles: list[Any]) -> Variable | None:
+    """``node`` reading its inputs' expressions (where ``handles`` has one), in
+    the canonical form the rules match; None when the clone is refused."""
+    ins = []
+    for v, h in zip(node.inputs, handles, strict=True):
+        got = _resolve(h)
+        ins.append(v if got is None else got[0])
+    try:
+        return canonical(node.clone_with_new_inputs(ins).outputs[0])
+    except TypeError:
+        return None
 
 
 def keep_node(var: Variable, op: Any, args: Sequence[Any]) -> None:
@@ -301,25 +307,18 @@ def _value(var: Variable, memo: dict[Variable, Any], depth: int) -> Any:
     expression: Any = None
     if any(h is not None for h in handles):
         level = 1 + min(_depth(h) for h in handles if h is not None)
-        if level > EXPRESSION_DEPTH:
-            # further above every rule's inner node than a pattern spans: no
-            # rule reads through it, and the value is all that is kept
-            pass
-        elif not tracked_by_a_value_rule(node.op):
+        # (further above every rule's inner node than a pattern spans, no rule
+        # reads through it, and the value is all that is kept)
+        if level <= EXPRESSION_DEPTH and not tracked_by_a_value_rule(node.op):
             # no rule that changes values has this node as its outer node:
             # computed now, its expression made if a reader asks for it
             expression = _Derived(node, handles, level)
-        else:
+        elif level <= EXPRESSION_DEPTH:
             # read the inputs' expressions: left to the graph where a rule that
             # changes the value applies here, else computed, and this node (its
             # canonical form over the expressions) is the value's expression
-            ins = []
-            for v, h in zip(node.inputs, handles, strict=True):
-                got = _resolve(h)
-                ins.append(v if got is None else got[0])
-            try:
-                over = canonical(node.clone_with_new_inputs(ins).outputs[0])
-            except TypeError:
+            over = _over_expressions(node, handles)
+            if over is None:
                 return None
             if over.owner is not None and rewrites_value(over.owner):
                 return None
