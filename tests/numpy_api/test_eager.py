@@ -139,6 +139,8 @@ def _same(got: list[Any], want: list[Any]) -> None:
 @settings(max_examples=150, deadline=None)
 @given(programs())
 @example(([np.array(0.0), np.array(np.nan)], [(19, 1, 0)]))  # where(nan > 0, nan, -nan)
+# exp(x[..., ::-1]) computed before its log (reads its expression, as eagerly)
+@example(([np.array([-0.0]), np.array([800.0])], [(34, 0, 0), (3, 2, 0), (34, 1, 0), (3, 4, 0)]))
 def test_running_at_once_gives_the_graphs_answers(program: Any) -> None:
     values, steps = program
     if BACKEND == "jax":  # and reads subnormal inputs as zeros
@@ -192,6 +194,47 @@ def test_stabilising_rewrites_still_see_their_patterns(name: str, build: Any) ->
             for _ in range(2):
                 eager = np.asarray(build(lnp.asarray(x)))
                 _same([eager], [deferred])
+
+
+#: (name, inner, outer): a stabilising rule's pattern split where a program may
+#: look at (compute) the inner value first
+SPLIT: list[tuple[str, Callable[[Any], Any], Callable[[Any], Any]]] = [
+    ("log(exp(x))", lambda x: lnp.exp(x[..., ::-1]), lnp.log),
+    ("log(sigmoid)", lambda x: 1 / (1 + lnp.exp(-x)), lnp.log),
+    ("logsumexp", lambda x: lnp.sum(lnp.exp(x)), lnp.log),
+    ("exp(x) - 1", lnp.exp, lambda e: e - 1),
+    ("log(1 + x)", lambda x: 1 + x, lnp.log),
+]
+
+
+@pytest.mark.parametrize(("name", "inner", "outer"), SPLIT, ids=[n for n, _, _ in SPLIT])
+@pytest.mark.parametrize("eager_max", [0, EAGER], ids=["deferred", "eager"])
+def test_looking_at_a_value_does_not_change_what_is_computed_from_it(
+    name: str, inner: Any, outer: Any, eager_max: int
+) -> None:
+    # printing e = exp(x) before computing log(e) gives the graph's log(exp(x)),
+    # as without printing: the computed value keeps what the rule reads
+    x = np.array([-0.0, 1e-17, 800.0, -800.0, 40.0, -40.0, 0.0])
+    with np.errstate(all="ignore"), lazygraph.config.change(eager_max_elements=eager_max):
+        graph = np.asarray(outer(inner(lnp.asarray(x))))
+        value = inner(lnp.asarray(x))
+        np.asarray(value)  # looked at: computed and pinned
+        looked = np.asarray(outer(value))
+    _same([looked], [graph])
+
+
+def test_a_computed_value_is_not_computed_again_by_its_readers() -> None:
+    # e's expression is read only where a rule needs it: log(e) is log(exp(x)),
+    # e - 1.5 is no rule's pattern (e - 1 would be expm1's)
+    x = lnp.asarray(np.linspace(-3.0, 3.0, 7))
+    with lazygraph.config.change(eager_max_elements=0):
+        e = lnp.exp(x)
+        np.asarray(e)
+        diff, log = e - 1.5, lnp.log(e)
+        diff_node, log_node = diff._var.owner, log._var.owner
+        np.asarray(diff), np.asarray(log)
+        assert diff_node.inputs[0] is e._var  # the value
+        assert log_node.inputs[0] is not e._var  # the expression
 
 
 @pytest.fixture

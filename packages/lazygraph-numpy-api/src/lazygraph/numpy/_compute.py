@@ -34,7 +34,14 @@ import numpy as np
 from lazygraph.graph.basic import Apply, Constant, Variable, _gc_paused
 from lazygraph.numpy._array import _LIVE, Array
 from lazygraph.numpy._convert import _BOUND, bind_result
-from lazygraph.numpy._eager import expression_of
+from lazygraph.numpy._eager import (
+    EXPRESSION_DEPTH,
+    expression_of,
+    has_expression,
+    keep_expression,
+    pin_expression,
+    rule_reads_expressions,
+)
 
 __all__ = ["compute"]
 
@@ -71,10 +78,12 @@ def compute_private(arr: Array) -> np.ndarray:
 
 
 def _collect(
-    outputs: Sequence[Variable],
+    outputs: Sequence[Variable], expressions_read: bool = False
 ) -> tuple[list[Variable], list[Variable], set[Variable]]:
     """The bound inputs ``outputs`` depend on, the live intermediates on the way,
-    and every variable the computation passes through."""
+    and every variable the computation passes through. Where the graph reads
+    values that keep an expression, it reads the expressions a rule needs
+    first (:func:`_read_expressions`)."""
     inputs: list[Variable] = []
     live: list[Variable] = []
     seen: set[Variable] = set()
@@ -94,23 +103,47 @@ def _collect(
                     f"cannot compute: the result depends on {var}, a graph input with no "
                     "value (a placeholder of a traced function?)"
                 )
+            if not expressions_read and var._tag is not None and has_expression(var):
+                _read_expressions(outputs)
+                return _collect(outputs, expressions_read=True)
             inputs.append(var)
             continue
         if var not in out_set:
             arr = _LIVE.get(var)
             if arr is not None and arr._cur is var:
                 live.append(var)
-        inputs_ = owner.inputs
-        for k, inp in enumerate(inputs_):
-            if inp._tag is not None:
+        stack.extend(owner.inputs)
+    return inputs, live, seen
+
+
+def _read_expressions(outputs: Sequence[Variable]) -> None:
+    """Make the graph of ``outputs`` read the expressions of the values it
+    reads that keep one (see :func:`lazygraph.numpy._eager.expression_of`)
+    where a rule that changes values applies once it does (``log(e)`` of a
+    computed ``e = exp(x)``): up to :data:`~lazygraph.numpy._eager.EXPRESSION_DEPTH`
+    nodes below such a node. Elsewhere the graph reads the values, which are
+    not computed again."""
+    reach: dict[Variable, int] = {}  # var -> how many levels below it read expressions
+    stack = [(var, 0) for var in outputs]
+    while stack:
+        var, levels = stack.pop()
+        known = reach.get(var)
+        if known is not None and known >= levels:
+            continue
+        reach[var] = levels
+        owner = var.owner
+        if owner is None:
+            continue
+        if rule_reads_expressions(owner):
+            levels = EXPRESSION_DEPTH
+        ins = owner.inputs
+        for k, inp in enumerate(ins):
+            if levels > 0 and inp._tag is not None:
                 expression = expression_of(inp)
                 if expression is not None:
-                    # a value computed at once that a rule may read through:
-                    # the graph reads its expression (the same value, or the
-                    # rewritten one the graph would have had all along)
-                    inp = inputs_[k] = expression[0]
-            stack.append(inp)
-    return inputs, live, seen
+                    # the rewritten value the graph would have had all along
+                    inp = ins[k] = expression[0]
+            stack.append((inp, max(levels - 1, 0)))
 
 
 def _readers(seen: set[Variable]) -> dict[Variable, list[tuple[Apply, int]]]:
@@ -209,6 +242,9 @@ def _evaluate(arrays: Sequence[Array], hand_out: bool) -> list[np.ndarray]:
                 # A backend's scalar result can come back in a wider type.
                 value = value.astype(var.type.numpy_dtype)  # type: ignore[attr-defined]
             pinned = _freeze(value, foreign, var.type)
+            expression = pin_expression(var)
+            if expression is not None:
+                keep_expression(pinned, expression)
             arr = _LIVE.get(var)
             if arr is not None:
                 arr._pin(pinned, var)

@@ -149,7 +149,7 @@ def known(var: TensorVariable) -> TensorVariable:
         value.setflags(write=False)
     out = _BIND_RESULT(value, var.type)
     if expression is not None:
-        _keep_expression(out, expression)
+        keep_expression(out, expression)
     return out  # type: ignore[no-any-return]
 
 
@@ -206,7 +206,7 @@ def _resolve(handle: Any) -> tuple[Variable, int] | None:
     return handle.make()  # type: ignore[no-any-return]
 
 
-def _keep_expression(var: Variable, expression: Any) -> None:
+def keep_expression(var: Variable, expression: Any) -> None:
     var.tag.lazygraph_expression = expression
 
 
@@ -260,6 +260,88 @@ def _over_expressions(node: Apply, handles: list[Any]) -> Variable | None:
         return canonical(node.clone_with_new_inputs(ins).outputs[0])
     except TypeError:
         return None
+
+
+#: the most nodes the graph of a computed value may have for the value to keep
+#: it as its expression (:func:`pin_expression`); larger graphs keep the value
+#: only, so the expressions a later graph reads stay small and hold few inputs
+PIN_EXPRESSION_NODES = 16
+
+
+def pin_expression(var: Variable) -> tuple[Variable, int] | None:
+    """The expression a value computed by a graph keeps when it is pinned
+    (:mod:`lazygraph.numpy._compute`): ``(var, level)`` when ``var``'s graph
+    has at most :data:`PIN_EXPRESSION_NODES` nodes, reads only inputs without
+    expressions of their own, and has an inner node of a stabilising rule
+    (``exp``, ``sigmoid``, ``1 + x``) ``level`` <= :data:`EXPRESSION_DEPTH`
+    nodes below ``var``; else None. So ``e = exp(x); print(e); log(e)`` is
+    ``x``, as it is when ``e`` is not printed, or computed at once.
+
+    >>> import lazygraph.tensor as lt
+    >>> x = lt.dvector("x")
+    >>> pin_expression(lt.exp(x) * 2)[1], pin_expression(lt.sin(x) * 2)
+    (1, None)
+    """
+    level = None
+    seen: set[Variable] = set()
+    frontier = [var]
+    depth = nodes = 0
+    while frontier:
+        below = []
+        for v in frontier:
+            if v in seen:
+                continue
+            seen.add(v)
+            node = v.owner
+            if node is None:
+                if v._tag is not None and has_expression(v):
+                    return None  # its expression is not part of this one
+                continue
+            nodes += 1
+            if nodes > PIN_EXPRESSION_NODES:
+                return None
+            if level is None and depth <= EXPRESSION_DEPTH and _inner_of_a_rule(node):
+                level = depth
+            below.extend(node.inputs)
+        frontier = below
+        depth += 1
+    return None if level is None else (var, level)
+
+
+def rule_reads_expressions(node: Apply) -> bool:
+    """Whether a rule that changes values rewrites ``node`` once the values
+    computed at once below it (up to :data:`EXPRESSION_DEPTH` nodes down,
+    through the nodes of its graph) are read as their expressions: a graph
+    reads an expression instead of the value only where this holds, so a
+    value read by other nodes is not computed again (``p = sigmoid(X @ w)``
+    read by ``X.T @ (p - y)``)."""
+    if not tracked_by_a_value_rule(node.op):
+        return False
+    memo: dict[tuple[Variable, int], Any] = {}
+    handles = [_graph_handle(v, EXPRESSION_DEPTH - 1, memo) for v in node.inputs]
+    if all(h is None for h in handles):
+        return False
+    over = _over_expressions(node, handles)
+    return over is not None and over.owner is not None and rewrites_value(over.owner)
+
+
+def _graph_handle(var: Variable, depth: int, memo: dict[tuple[Variable, int], Any]) -> Any:
+    """The expression handle of ``var`` within a graph: its own when it is a
+    value, else (``depth`` more nodes down at most) a pending one over its
+    inputs' handles, or None when no input below has one."""
+    node = var.owner
+    if node is None:
+        return _handle(var)
+    if depth == 0 or len(node.outputs) != 1:
+        return None
+    key = (var, depth)
+    if key in memo:
+        return memo[key]
+    memo[key] = None
+    handles = [_graph_handle(v, depth - 1, memo) for v in node.inputs]
+    out = None if all(h is None for h in handles) else _Derived(node, handles, 0)
+    memo[key] = out
+    return out
 
 
 def keep_node(var: Variable, op: Any, args: Sequence[Any]) -> None:
