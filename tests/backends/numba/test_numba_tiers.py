@@ -104,6 +104,35 @@ def test_graph_after_zero_compiles_at_the_first_call():
         assert linker.compile_stats.graph_functions == before + 1
 
 
+def _numpy_nodes():
+    # reshape, transpose, slicing, concatenate, arange, alloc, sort, searchsorted
+    x = lt.tensor("float64", (None, None))
+    n = lt.tensor("int64", ())
+    moved = lt.concatenate([x.T[::-1], x.T[:1] * 2.0], axis=0).reshape((-1,))
+    made = lt.arange(n) + lt.zeros((3, 1))
+    ordered = lt.sort(moved)
+    return [x, n], [moved, made, moved.shape[0] + n, lt.searchsorted(ordered, moved * 0.5)]
+
+
+@pytest.mark.parametrize("interpret", [True, False])
+@pytest.mark.parametrize("graph_after", [0, 1000])
+def test_numpy_nodes_run_with_numpy_until_a_graph_function(interpret, graph_after):
+    inputs, outputs = _numpy_nodes()
+    x, n = np.random.default_rng(2).standard_normal((4, 3)), np.asarray(5)
+    want = lazygraph.function(inputs, outputs, mode=PYTHON)(x, n)
+    with config.change(numba_prefer_numpy=interpret, numba_graph_after=graph_after):
+        before = linker.compile_stats.graph_functions
+        f = lazygraph.function(inputs, outputs, mode=NUMBA)
+        for _ in range(2):
+            _check(f(x, n), want)
+        # graph_after=0: one graph function, compiling every kernel it calls
+        assert linker.compile_stats.graph_functions == before + (graph_after == 0)
+        nodes = [n for n in f.fgraph.toposort() if isinstance(n.op, linker.numpy_ops())]
+        assert len(nodes) >= 6
+        for node in nodes:
+            assert (linker._kernel_for(node).interpreted is not None) == interpret
+
+
 @pytest.mark.parametrize("graph_after", [0, 1000])
 def test_large_inputs_run_multithreaded_kernels(monkeypatch, graph_after):
     # A small threshold keeps the arrays small; the kernels are the same.

@@ -76,6 +76,12 @@ class Config:
       one flat loop compiled per (scalar op, dtypes) for every rank and layout (see
       lazygraph.backends.numba.flat), larger ones through a kernel compiled for the
       node's ranks and layouts; 0 = never.
+    - ``numba_prefer_numpy`` (``LAZYGRAPH_NUMBA_PREFER_NUMPY``): the numba backend runs
+      the nodes numpy computes at least as fast as a kernel (views, copies and fills:
+      reshape, transpose, slicing, concatenate, arange; sorts and searches) with numpy
+      when it runs a graph kernel by kernel, and compiles their kernels only for a
+      graph function; ``False`` (``0``) compiles them for every call (the backend's own
+      lowering tests).
     - ``cache_dir`` (``LAZYGRAPH_CACHE_DIR``): on-disk compile cache; "" = per-user default.
     - ``compile_cache_size`` (``LAZYGRAPH_COMPILE_CACHE_SIZE``): how many compiled functions
       the in-memory structural cache keeps (least recently used dropped first); 0 = none.
@@ -97,6 +103,7 @@ class Config:
     numba_graph_after: int = _env_int("LAZYGRAPH_NUMBA_GRAPH_AFTER", 32)
     numba_background_compile: bool = _env_bool("LAZYGRAPH_NUMBA_BACKGROUND_COMPILE", True)
     numba_flat_max_elements: int = _env_int("LAZYGRAPH_NUMBA_FLAT_MAX_ELEMENTS", 4096)
+    numba_prefer_numpy: bool = _env_bool("LAZYGRAPH_NUMBA_PREFER_NUMPY", True)
     cache_dir: str = os.environ.get("LAZYGRAPH_CACHE_DIR", "")
     compile_cache_size: int = _env_int("LAZYGRAPH_COMPILE_CACHE_SIZE", 512)
     progress: bool = _env_bool("LAZYGRAPH_PROGRESS", True)

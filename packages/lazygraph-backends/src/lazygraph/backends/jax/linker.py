@@ -535,6 +535,48 @@ def _flat_key(seg: _Segment) -> Any:
     return tuple(entries), tuple(ids[o] for o in seg.outputs)
 
 
+def _share_program(seg: _Segment, made: dict[Any, _Segment]) -> None:
+    """Give ``seg`` the jitted program of an earlier segment of the same graph
+    with the same structure (:func:`_segment_key`), if there is one: a long
+    graph is cut into segments of :data:`MAX_SEGMENT_NODES` nodes, and an
+    unrolled loop's segments repeat one another, so jax traces and XLA compiles
+    each kind of segment once (a 200,000-node chain: 40 programs -> 3)."""
+    try:
+        key = _segment_key(seg)
+        hash(key)
+    except TypeError:
+        return
+    found = made.setdefault(key, seg)
+    if found is not seg:
+        seg.jitted = found.jitted
+        seg.forwarded = found.forwarded  # what its trace notes, for both
+
+
+def _segment_key(seg: _Segment) -> Any:
+    """What a segment's trace depends on: its steps' ops, input types, constants
+    and wiring, with its inputs by position (raises TypeError for a constant
+    without a byte form)."""
+    ids: dict[Variable, Any] = {v: ("in", k, v.type) for k, v in enumerate(seg.inputs)}
+    for k, v in enumerate(seg.static_inputs):
+        ids[v] = ("static", k, v.type)
+    entries = []
+    for n, step in enumerate(seg.steps):
+        refs = []
+        for v in step.node.inputs:
+            if v in ids:
+                refs.append(ids[v])
+                continue
+            data = np.asarray(v.data)  # type: ignore[attr-defined]
+            if data.dtype.hasobject:
+                raise TypeError("a constant of objects")
+            refs.append(("const", v.type, data.dtype.str, data.shape, data.tobytes()))
+        out_types = tuple(o.type for o in step.node.outputs)
+        entries.append((step.node.op, tuple(refs), out_types, step.fold))
+        for j, o in enumerate(step.node.outputs):
+            ids[o] = ("node", n, j)
+    return tuple(entries), tuple(ids[o] for o in seg.outputs)
+
+
 def _flat_eligible(seg: _Segment) -> bool:
     from lazygraph.tensor.elemwise import Elemwise
 
@@ -610,6 +652,7 @@ def compile_graph(
                 needed_later[v] = s
     segments = []
     graph_outputs = set(fgraph.outputs)
+    same_structure: dict[Any, _Segment] = {}  # see _share_program
     for s, js in enumerate(jit_steps):
         seg = _Segment(steps=js)
         made = {o for step in js for o in step.node.outputs}
@@ -655,6 +698,8 @@ def compile_graph(
                 kwargs["donate_argnums"] = tuple(dead)
             seg.jit_kwargs = kwargs
             seg.jitted = jax.jit(run, **kwargs)
+            if set(kwargs) == {"static_argnums"}:
+                _share_program(seg, same_structure)
             if not kwargs.get("in_shardings") and not donate and _flat_eligible(seg):
                 seg.flat_jitted = _shared_flat(seg)
         segments.append(seg)
