@@ -509,7 +509,8 @@ class Reshape(Op):
 
     def perform(self, node: Apply, inputs: Sequence[Any], output_storage: OutputStorage) -> None:
         x, shp = inputs
-        output_storage[0][0] = np.reshape(x, tuple(int(s) for s in shp))
+        # (tolist: Python ints at once, where int() of each element costs a call)
+        output_storage[0][0] = np.reshape(x, np.asarray(shp).tolist())
 
     def infer_shape(
         self, fgraph: FunctionGraph | None, node: Apply, input_shapes: Sequence[Any]
@@ -765,12 +766,18 @@ class Alloc(Op):
 
     def perform(self, node: Apply, inputs: Sequence[Any], output_storage: OutputStorage) -> None:
         value, *sizes = inputs
-        shp = tuple(int(s) for s in sizes)
-        src = np.broadcast_to(value, shp)
+        shp = tuple(map(int, sizes))
+        value = np.asarray(value)
         out = output_storage[0][0]
-        if not (isinstance(out, np.ndarray) and out.shape == shp and out.dtype == src.dtype):
-            out = np.empty(shp, dtype=src.dtype)
-        np.copyto(out, src)
+        try:
+            if not (type(out) is np.ndarray and out.shape == shp and out.dtype == value.dtype):
+                out = np.empty(shp, dtype=value.dtype)
+            # (copyto broadcasts as broadcast_to does, make_node having checked
+            # the ranks, without building a broadcast view first)
+            np.copyto(out, value)
+        except ValueError:
+            np.broadcast_to(value, shp)  # numpy's message for np.broadcast_to
+            raise
         output_storage[0][0] = out
 
     def infer_shape(

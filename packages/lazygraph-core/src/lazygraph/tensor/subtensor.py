@@ -114,6 +114,11 @@ def _check_index_inputs(op: Op, entries: Sequence[IndexEntry], inputs: Sequence[
         )
 
 
+def _with_ellipsis(idx: tuple[Any, ...]) -> tuple[Any, ...]:
+    # x[1, 2] is a numpy scalar; x[1, 2, ...] is the same value as a 0-d view.
+    return idx if Ellipsis in idx else (*idx, Ellipsis)
+
+
 class Subtensor(Op):
     """Basic indexing ``x[idx]`` (ints, slices, newaxis): a view of ``x``.
 
@@ -126,6 +131,12 @@ class Subtensor(Op):
 
     def __init__(self, idx_list: Sequence[IndexEntry]) -> None:
         self.idx_list = tuple(idx_list)
+        # the numpy index of an index without inputs, made once
+        self._index = (
+            None
+            if count_inputs(self.idx_list)
+            else _with_ellipsis(numpy_index(self.idx_list, (), basic=True))
+        )
 
     def make_node(self, x: Any, *index_inputs: Any) -> Apply:
         x = as_tensor_variable(x)
@@ -144,12 +155,10 @@ class Subtensor(Op):
         return Apply(self, [x, *inputs], [TensorType(x.dtype, shape)()])
 
     def perform(self, node: Apply, inputs: Sequence[Any], output_storage: Any) -> None:
-        x, *values = inputs
-        idx = numpy_index(self.idx_list, values, basic=True)
-        if Ellipsis not in idx:
-            # x[1, 2] is a numpy scalar; x[1, 2, ...] is the same value as a 0-d view.
-            idx = (*idx, Ellipsis)
-        output_storage[0][0] = x[idx]
+        idx = self._index
+        if idx is None:
+            idx = _with_ellipsis(numpy_index(self.idx_list, inputs[1:], basic=True))
+        output_storage[0][0] = inputs[0][idx]
 
     def infer_shape(
         self, fgraph: FunctionGraph | None, node: Apply, input_shapes: Sequence[Any]
