@@ -237,6 +237,20 @@ def test_a_computed_value_is_not_computed_again_by_its_readers() -> None:
         assert log_node.inputs[0] is not e._var  # the expression
 
 
+def test_a_large_computed_value_keeps_no_expression() -> None:
+    # an expression keeps the inputs it reads alive: x = exp(x) over a large
+    # array does not hold the previous x as well
+    from lazygraph.numpy._eager import PIN_EXPRESSION_ELEMENTS, has_expression
+
+    sizes = ((PIN_EXPRESSION_ELEMENTS, True), (PIN_EXPRESSION_ELEMENTS + 1, False))
+    with lazygraph.config.change(eager_max_elements=0):
+        for n, kept in sizes:
+            x = lnp.asarray(np.zeros(n))
+            e = lnp.exp(x)
+            np.asarray(e)
+            assert has_expression(e._var) == kept
+
+
 @pytest.fixture
 def eager() -> Any:
     with lazygraph.config.change(eager_max_elements=EAGER):

@@ -27,8 +27,9 @@ their *expression* (:func:`expression_of`), as do values computed from them a
 few nodes further. A reader that a rule changing values would rewrite
 (``log(1 + x)`` is ``log1p(x)``, ``log(sum(exp(x)))`` a ``logsumexp``; the
 default pipeline's own rules are asked: ``stabilize.rewrites_value``) stays
-in the graph, which reads the expressions instead of the values
-(``_compute``). Large arrays stay lazy: their graphs fuse into
+in the graph, which reads the expressions instead of the values where such a
+rule applies (``_compute``; values a graph computed keep expressions the same
+way: :func:`pin_expression`). Large arrays stay lazy: their graphs fuse into
 compiled loops.
 
 >>> import numpy
@@ -266,6 +267,11 @@ def _over_expressions(node: Apply, handles: list[Any]) -> Variable | None:
 #: it as its expression (:func:`pin_expression`); larger graphs keep the value
 #: only, so the expressions a later graph reads stay small and hold few inputs
 PIN_EXPRESSION_NODES = 16
+#: the most elements the inputs of such an expression may hold together (those
+#: of the values computed at once, 1 MiB of float64): an expression keeps its
+#: inputs alive, and a loop rebinding a large array (``x = np.exp(x)``) must
+#: not hold the previous one too
+PIN_EXPRESSION_ELEMENTS = 1 << 17
 
 
 def pin_expression(var: Variable) -> tuple[Variable, int] | None:
@@ -274,18 +280,22 @@ def pin_expression(var: Variable) -> tuple[Variable, int] | None:
     has at most :data:`PIN_EXPRESSION_NODES` nodes, reads only inputs without
     expressions of their own, and has an inner node of a stabilising rule
     (``exp``, ``sigmoid``, ``1 + x``) ``level`` <= :data:`EXPRESSION_DEPTH`
-    nodes below ``var``; else None. So ``e = exp(x); print(e); log(e)`` is
-    ``x``, as it is when ``e`` is not printed, or computed at once.
+    nodes below ``var``, and its inputs hold at most
+    :data:`PIN_EXPRESSION_ELEMENTS` elements; else None. So
+    ``e = exp(x); print(e); log(e)`` is ``x``, as it is when ``e`` is not
+    printed, or computed at once.
 
     >>> import lazygraph.tensor as lt
     >>> x = lt.dvector("x")
     >>> pin_expression(lt.exp(x) * 2)[1], pin_expression(lt.sin(x) * 2)
     (1, None)
     """
+    if _BOUND_DATA is None:
+        _import_late()
     level = None
     seen: set[Variable] = set()
     frontier = [var]
-    depth = nodes = 0
+    depth = nodes = elements = 0
     while frontier:
         below = []
         for v in frontier:
@@ -296,6 +306,11 @@ def pin_expression(var: Variable) -> tuple[Variable, int] | None:
             if node is None:
                 if v._tag is not None and has_expression(v):
                     return None  # its expression is not part of this one
+                value = _BOUND_DATA.get(v)
+                if value is not None:
+                    elements += value.size
+                    if elements > PIN_EXPRESSION_ELEMENTS:
+                        return None
                 continue
             nodes += 1
             if nodes > PIN_EXPRESSION_NODES:
