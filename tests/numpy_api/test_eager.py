@@ -806,6 +806,32 @@ def test_a_write_reading_its_own_array_or_a_kept_value_is_numpys() -> None:
     np.testing.assert_array_equal(y.compute(), want)
 
 
+@pytest.mark.usefixtures("eager")
+def test_in_place_operators_on_an_owned_view_write_into_the_buffer(monkeypatch: Any) -> None:
+    # y[k:] += v as numpy does it: the ufunc writes into y's buffer (out=), no
+    # temporary and no copy, once the lane has decided the kind of call
+    from lazygraph.numpy import _fastlane
+
+    written: list[bool] = []
+    call_into = _fastlane.call_into
+
+    def counting(*args: Any) -> bool:
+        written.append(call_into(*args))
+        return written[-1]
+
+    monkeypatch.setattr(_fastlane, "call_into", counting)
+    x = np.arange(8.0)
+    y, want = lnp.asarray(x), x.copy()
+    y[0], want[0] = 5.0, 5.0  # y owns its buffer
+    v, v_np = lnp.asarray(np.linspace(0.0, 1.0, 6)), np.linspace(0.0, 1.0, 6)
+    for k in range(3):
+        y[k : k + 6] += v * 2.0
+        want[k : k + 6] += v_np * 2.0
+    # (the first call of a kind is the lane's, which decides it)
+    assert written[1:] == [True, True] and y._own is not None
+    np.testing.assert_array_equal(y.compute(), want)
+
+
 def test_operator_ufunc_table_names_plain_ufunc_functions() -> None:
     """Array's operators on known operands call the ufunc of
     ``_elementwise.OPERATOR_UFUNCS[name]`` without the namespace function: only

@@ -707,6 +707,21 @@ def inplace_owned(view: Any, name: str, ufunc_name: str, other: Any) -> bool:
     part = view._cur
     operand = _ARRAY(part)  # a plain known array over the same read-only view
     operand._known = _BOUND_DATA.get(part)
+    key = view._view.key
+    direct = _ELEMENTWISE.OPERATOR_UFUNCS.get(name)
+    if (
+        direct is not None
+        and (type(other) is not _ARRAY or other._base is not base)
+        and _fastlane.call_into(direct, (operand, other), own[key])
+    ):
+        # numpy's ufunc wrote the result into the buffer: no temporary, no copy
+        done = own[key].view()
+        done.flags.writeable = False
+        view._rebind(_BIND_VALUE(done, part.type))
+        base._version += 1
+        view._base_version = base._version
+        view._version += 1
+        return True
     try:
         result = getattr(_ELEMENTWISE, name)(operand, other)
         new = _views.inplace_result(view, result, ufunc_name)
@@ -723,7 +738,7 @@ def inplace_owned(view: Any, name: str, ufunc_name: str, other: Any) -> bool:
     ):
         base._own = None  # ``operand`` may be in a graph or an expression now
         return False
-    own[view._view.key] = value
+    own[key] = value
     base._version += 1
     view._rebind(new)
     view._base_version = base._version

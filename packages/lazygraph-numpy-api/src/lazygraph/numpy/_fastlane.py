@@ -43,7 +43,7 @@ from typing import Any
 
 import numpy as np
 from lazygraph.configuration import config
-from lazygraph.tensor.fperrors import call_quietly
+from lazygraph.tensor.fperrors import call_quietly, quiet
 from lazygraph.tensor.scalar import ScalarOp
 
 __all__: list[str] = []
@@ -174,6 +174,46 @@ def call(fn: Callable[..., Any], args: Sequence[Any]) -> Any:
     arr = _ARRAY(var)
     arr._known = out
     return arr
+
+
+def call_into(fn: Callable[..., Any], args: Sequence[Any], target: np.ndarray) -> bool:
+    """``fn(*args)`` written into ``target`` by numpy's ufunc (``out=target``),
+    as numpy's ``y[k:] += v`` writes into ``y``: for an in-place operator on a
+    view of a buffer an Array owns, whose first operand is ``target``'s
+    current value. True when done: the kind of call is decided as one ufunc
+    call (:func:`call`), its result has ``target``'s dtype, keeps no expression,
+    and no other operand shares memory with ``target`` (``y[1:] += y[:-1]``
+    takes the ordinary path); False otherwise, with nothing written."""
+    got = _kinds(fn, args)
+    if got is None:
+        return False
+    key, values = got
+    entry = _DIRECT.get(key)
+    if not entry:
+        return False
+    ufunc, dtype, inner = entry[1], entry[2], entry[4]
+    if inner == _ALWAYS or dtype != target.dtype:
+        return False  # (the inner node of a rule: its value keeps an expression)
+    if inner:
+        for a in args:
+            if type(a) in _SCALARS:
+                if a == 1:
+                    return False  # 1 + x: as above
+            elif type(a) is not _ARRAY:
+                return False
+    limit = config.eager_max_elements
+    for v in values:
+        if type(v) is np.ndarray:
+            if v.size > limit:
+                return False
+            if v is not values[0] and np.may_share_memory(v, target):
+                return False
+    try:
+        with quiet():
+            ufunc(*values, out=target)  # (raises before writing: shapes, casting)
+    except Exception:
+        return False
+    return True
 
 
 def learn(
