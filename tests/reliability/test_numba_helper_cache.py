@@ -57,6 +57,9 @@ def _run(tmp_path: Path, cache: Path) -> subprocess.CompletedProcess[str]:
         LAZYGRAPH_NUMBA_BACKGROUND_COMPILE="0",
         # the child's small known arrays would otherwise run at once, with numpy
         LAZYGRAPH_EAGER_MAX_ELEMENTS="0",
+        # and x[i] would run numpy's indexing (linker.numpy_ops): the kernels
+        # compile, and the helpers they call
+        LAZYGRAPH_NUMBA_PREFER_NUMPY="0",
         LAZYGRAPH_CACHE_DIR=str(cache),
     )
     return subprocess.run(

@@ -144,6 +144,7 @@ def known(var: TensorVariable) -> TensorVariable:
         _import_late()
     got = _value(var, {}, DEPTH)
     if got is None:
+        _LAZY.add(var)
         return var
     value, expression = got
     if value.flags.writeable:
@@ -152,6 +153,13 @@ def known(var: TensorVariable) -> TensorVariable:
     if expression is not None:
         keep_expression(out, expression)
     return out  # type: ignore[no-any-return]
+
+
+#: Variables :func:`known` left to the graph: a node recorded over one of them
+#: is left to the graph too, without looking below it again (a loop whose
+#: updates stay lazy, ``W -= lr * dW`` after a softmax the graph stabilises,
+#: would otherwise walk :data:`DEPTH` nodes down at every op)
+_LAZY: weakref.WeakSet[Variable] = weakref.WeakSet()
 
 
 #: How many nodes above an inner node of a stabilising rule (``exp(x)``) a
@@ -391,7 +399,7 @@ def _value(var: Variable, memo: dict[Variable, Any], depth: int) -> Any:
     if var in memo:
         return memo[var]
     memo[var] = None
-    if depth == 0 or not _qualifies(node):
+    if depth == 0 or var in _LAZY or not _qualifies(node):
         return None
     values = []
     handles = []
