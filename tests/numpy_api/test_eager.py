@@ -832,6 +832,19 @@ def test_in_place_operators_on_an_owned_view_write_into_the_buffer(monkeypatch: 
     np.testing.assert_array_equal(y.compute(), want)
 
 
+@pytest.mark.usefixtures("eager")
+def test_a_node_left_to_the_graph_runs_at_once_once_its_inputs_are_computed() -> None:
+    # power iteration: v = w / norm(w) stays lazy until w is computed for the
+    # convergence test; from then on A @ v runs at once again
+    A = lnp.asarray(np.random.default_rng(0).random((4, 4)))
+    v = lnp.ones(4) / 2.0  # np.ones stays a graph (a constant the rules read)
+    w = A @ v
+    v = w / lnp.linalg.norm(w)
+    assert w._cur.owner is not None and (A @ v)._cur.owner is not None
+    bool(w[0] > 0)  # computes w: v's graph reads its value now
+    assert (A @ v)._cur.owner is None
+
+
 def test_operator_ufunc_table_names_plain_ufunc_functions() -> None:
     """Array's operators on known operands call the ufunc of
     ``_elementwise.OPERATOR_UFUNCS[name]`` without the namespace function: only

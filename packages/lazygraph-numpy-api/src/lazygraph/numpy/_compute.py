@@ -41,6 +41,7 @@ from lazygraph.numpy._eager import (
     keep_expression,
     pin_expression,
     rule_reads_expressions,
+    values_changed,
 )
 
 __all__ = ["compute"]
@@ -254,6 +255,7 @@ def _evaluate(arrays: Sequence[Array], hand_out: bool) -> list[np.ndarray]:
             for node, k in readers.get(var, ()):
                 node.inputs[k] = pinned
             results[var] = _BOUND[pinned]
+        values_changed()  # nodes left to the graph may now have known inputs
     if hand_out:
         return [results[var].copy() for var in outputs]
     return [results[var] for var in outputs]

@@ -144,7 +144,7 @@ def known(var: TensorVariable) -> TensorVariable:
         _import_late()
     got = _value(var, {}, DEPTH)
     if got is None:
-        _LAZY.add(var)
+        _LAZY[var] = _EPOCH[0]
         return var
     value, expression = got
     if value.flags.writeable:
@@ -155,11 +155,20 @@ def known(var: TensorVariable) -> TensorVariable:
     return out  # type: ignore[no-any-return]
 
 
-#: Variables :func:`known` left to the graph: a node recorded over one of them
-#: is left to the graph too, without looking below it again (a loop whose
-#: updates stay lazy, ``W -= lr * dW`` after a softmax the graph stabilises,
-#: would otherwise walk :data:`DEPTH` nodes down at every op)
-_LAZY: weakref.WeakSet[Variable] = weakref.WeakSet()
+#: Variables :func:`known` left to the graph since the last computation: a node
+#: recorded over one of them is left to the graph too, without looking below
+#: it again (a loop whose updates stay lazy, ``W -= lr * dW`` after a softmax
+#: the graph stabilises, would otherwise walk :data:`DEPTH` nodes down at
+#: every op). A computation can give the nodes below one values (its readers
+#: read the pinned values, see ``_compute``), so it starts a new epoch
+#: (:func:`values_changed`) and the marks of earlier ones no longer count.
+_LAZY: weakref.WeakKeyDictionary[Variable, int] = weakref.WeakKeyDictionary()
+_EPOCH = [0]
+
+
+def values_changed() -> None:
+    """Forget which variables :func:`known` left to the graph (see ``_LAZY``)."""
+    _EPOCH[0] += 1
 
 
 #: How many nodes above an inner node of a stabilising rule (``exp(x)``) a
@@ -399,7 +408,7 @@ def _value(var: Variable, memo: dict[Variable, Any], depth: int) -> Any:
     if var in memo:
         return memo[var]
     memo[var] = None
-    if depth == 0 or var in _LAZY or not _qualifies(node):
+    if depth == 0 or _LAZY.get(var) == _EPOCH[0] or not _qualifies(node):
         return None
     values = []
     handles = []
