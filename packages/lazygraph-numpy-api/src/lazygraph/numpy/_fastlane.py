@@ -129,14 +129,9 @@ def call(fn: Callable[..., Any], args: Sequence[Any]) -> Any:
     if not entry:
         return UNDECIDED if entry is None else None
     op, ufunc, dtype, name, inner = entry
-    kept = inner == _ALWAYS
-    if inner:  # exp(x), 1 + x: the inner node of a rule, whose value keeps its node
-        for a in args:
-            if type(a) in _SCALARS:
-                if a == 1:
-                    kept = True
-            elif type(a) is not _ARRAY:
-                return None  # (numpy data: the lane records such a node)
+    kept = _kept(inner, args) if inner else False
+    if kept is None:
+        return None
     limit = config.eager_max_elements
     shape = None  # of the operands with an axis, while they agree
     arrays = False
@@ -176,6 +171,21 @@ def call(fn: Callable[..., Any], args: Sequence[Any]) -> Any:
     return arr
 
 
+def _kept(inner: int, args: Sequence[Any]) -> bool | None:
+    """For a kind of call whose op may be the inner node of a rule (``exp(x)``
+    always, ``1 + x`` with a Python scalar 1): whether this call's value keeps
+    its node as its expression; None when an operand is numpy data (the lane
+    records such a node)."""
+    kept = inner == _ALWAYS
+    for a in args:
+        if type(a) in _SCALARS:
+            if a == 1:
+                kept = True
+        elif type(a) is not _ARRAY:
+            return None
+    return kept
+
+
 def call_into(fn: Callable[..., Any], args: Sequence[Any], target: np.ndarray) -> bool:
     """``fn(*args)`` written into ``target`` by numpy's ufunc (``out=target``),
     as numpy's ``y[k:] += v`` writes into ``y``: for an in-place operator on a
@@ -192,15 +202,8 @@ def call_into(fn: Callable[..., Any], args: Sequence[Any], target: np.ndarray) -
     if not entry:
         return False
     ufunc, dtype, inner = entry[1], entry[2], entry[4]
-    if inner == _ALWAYS or dtype != target.dtype:
+    if dtype != target.dtype or (inner and _kept(inner, args) is not False):
         return False  # (the inner node of a rule: its value keeps an expression)
-    if inner:
-        for a in args:
-            if type(a) in _SCALARS:
-                if a == 1:
-                    return False  # 1 + x: as above
-            elif type(a) is not _ARRAY:
-                return False
     limit = config.eager_max_elements
     for v in values:
         if type(v) is np.ndarray:

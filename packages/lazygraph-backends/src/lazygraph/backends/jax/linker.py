@@ -486,7 +486,7 @@ def _remake(seg: _Segment, flat: bool) -> None:
     seg.flat_jitted = _shared_flat(seg)
 
 
-#: flat programs by the dtype-level structure of their segment (see _flat_key)
+#: flat programs by the dtype-level structure of their segment (see _structure_key)
 _flat_programs: OrderedDict[Any, tuple[Any, _Segment]] = OrderedDict()
 _FLAT_PROGRAMS_KEPT = 1024
 _flat_lock = threading.Lock()
@@ -497,7 +497,7 @@ def _shared_flat(seg: _Segment) -> tuple[Any, _Segment]:
     ops, dtypes and constants (static shapes do not matter once flattened), or a
     new one."""
     try:
-        key: Any = _flat_key(seg)
+        key: Any = _structure_key(seg, full=False)
         hash(key)
     except TypeError:
         return jax.jit(_trace_segment(seg, flat=True)), seg
@@ -512,37 +512,14 @@ def _shared_flat(seg: _Segment) -> tuple[Any, _Segment]:
         return found
 
 
-def _flat_key(seg: _Segment) -> Any:
-    # whether an input is 0-d is part of the key: numpy's float power has fast
-    # paths for a 0-d exponent that the lowering follows (jax/elemwise.py)
-    ids: dict[Variable, Any] = {
-        v: ("in", k, v.type.dtype, v.type.ndim == 0)  # type: ignore[attr-defined]
-        for k, v in enumerate(seg.inputs)
-    }
-    entries = []
-    for n, step in enumerate(seg.steps):
-        refs = []
-        for v in step.node.inputs:
-            if v in ids:
-                refs.append(ids[v])
-            else:  # a constant (flat-eligible segments have no other inputs)
-                data = np.asarray(v.data)  # type: ignore[attr-defined]
-                refs.append(("const", data.dtype.str, data.tobytes()))
-        out_dtypes = tuple(o.type.dtype for o in step.node.outputs)  # type: ignore[attr-defined]
-        entries.append((step.node.op, tuple(refs), out_dtypes))
-        for j, o in enumerate(step.node.outputs):
-            ids[o] = ("node", n, j)
-    return tuple(entries), tuple(ids[o] for o in seg.outputs)
-
-
 def _share_program(seg: _Segment, made: dict[Any, _Segment]) -> None:
     """Give ``seg`` the jitted program of an earlier segment of the same graph
-    with the same structure (:func:`_segment_key`), if there is one: a long
+    with the same structure (:func:`_structure_key`), if there is one: a long
     graph is cut into segments of :data:`MAX_SEGMENT_NODES` nodes, and an
     unrolled loop's segments repeat one another, so jax traces and XLA compiles
     each kind of segment once (a 200,000-node chain: 40 programs -> 3)."""
     try:
-        key = _segment_key(seg)
+        key = _structure_key(seg, full=True)
         hash(key)
     except TypeError:
         return
@@ -552,13 +529,21 @@ def _share_program(seg: _Segment, made: dict[Any, _Segment]) -> None:
         seg.forwarded = found.forwarded  # what its trace notes, for both
 
 
-def _segment_key(seg: _Segment) -> Any:
-    """What a segment's trace depends on: its steps' ops, input types, constants
-    and wiring, with its inputs by position (raises TypeError for a constant
-    without a byte form)."""
-    ids: dict[Variable, Any] = {v: ("in", k, v.type) for k, v in enumerate(seg.inputs)}
+def _structure_key(seg: _Segment, full: bool) -> Any:
+    """What a trace of ``seg`` depends on, with its inputs by position: ops,
+    wiring and constants' bytes, and the variables' exact types (``full``: the
+    segment's own program) or only their dtypes and whether they are 0-d (its
+    flat program: static shapes do not matter once flattened, a 0-d input
+    does, numpy's float power having fast paths for a 0-d exponent that the
+    lowering follows). Raises TypeError for a constant without a byte form."""
+
+    def kind(v: Variable) -> Any:
+        t = v.type
+        return t if full else (t.dtype, t.ndim == 0)  # type: ignore[attr-defined]
+
+    ids: dict[Variable, Any] = {v: ("in", k, kind(v)) for k, v in enumerate(seg.inputs)}
     for k, v in enumerate(seg.static_inputs):
-        ids[v] = ("static", k, v.type)
+        ids[v] = ("static", k, kind(v))
     entries = []
     for n, step in enumerate(seg.steps):
         refs = []
@@ -569,9 +554,10 @@ def _segment_key(seg: _Segment) -> Any:
             data = np.asarray(v.data)  # type: ignore[attr-defined]
             if data.dtype.hasobject:
                 raise TypeError("a constant of objects")
-            refs.append(("const", v.type, data.dtype.str, data.shape, data.tobytes()))
-        out_types = tuple(o.type for o in step.node.outputs)
-        entries.append((step.node.op, tuple(refs), out_types, step.fold))
+            shape = data.shape if full else None
+            refs.append(("const", data.dtype.str, shape, data.tobytes()))
+        outs = tuple(o.type if full else o.type.dtype for o in step.node.outputs)  # type: ignore[attr-defined]
+        entries.append((step.node.op, tuple(refs), outs, step.fold if full else None))
         for j, o in enumerate(step.node.outputs):
             ids[o] = ("node", n, j)
     return tuple(entries), tuple(ids[o] for o in seg.outputs)

@@ -943,9 +943,7 @@ def _node_by_node(
                     step[1] = None
                     kernel = None
             if kernel is None:
-                cells: list[list[Any]] = [[None] for _ in outs]
-                node.op.perform(node, in_values, cells)
-                results = [_as_array(c[0], o) for c, o in zip(cells, node.outputs, strict=True)]
+                results = _numpy_of(node)(*in_values)
                 if charged is not None:  # the cost model: what the kernel could save
                     charged[1] += time.perf_counter() - started
             for slot, value in zip(outs, results, strict=True):
