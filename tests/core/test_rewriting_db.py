@@ -23,6 +23,7 @@ from lazygraph.rewriting import (
     optdb,
     trace_rewrites,
 )
+from lazygraph.rewriting.db import PIPELINE, THEANO_POSITIONS
 from tests.core.scalar_ops import add, double, mul, neg
 
 
@@ -53,7 +54,11 @@ def test_default_pipeline_stages() -> None:
         "inplace",
         "merge3",
     ]
-    assert [optdb.positions[n] for n in optdb] == [0, 1, 1.5, 2, 49, 49.3, 49.5, 75, 100]
+    assert optdb.stages == tuple(s for s in PIPELINE if "." not in s) == tuple(optdb)
+    assert all(optdb.stage_of[n] == n for n in optdb)
+    assert optdb["fusion"].stages == ("elemwise_fusion",)  # type: ignore[union-attr]
+    assert optdb["inplace"].stages == ("inplace_elemwise", "inplace_setsubtensor")  # type: ignore[union-attr]
+    assert set(THEANO_POSITIONS) == set(PIPELINE)
     assert isinstance(optdb["canonicalize"], EquilibriumDB)
     assert isinstance(optdb["specialize"], EquilibriumDB)
     fast_run = optdb.query(RewriteDatabaseQuery(include=["fast_run"]))
@@ -81,20 +86,89 @@ def test_print_summary_lists_the_pipeline_in_order() -> None:
     out = io.StringIO()
     optdb.print_summary(out)
     text = out.getvalue()
-    lines = [line.split() for line in text.splitlines()[1:] if line.strip()]
-    stages = [(float(line[0]), line[1]) for line in lines if line[0][0].isdigit()]
-    assert stages == [
-        (0, "merge1"),
-        (1, "canonicalize"),
-        (1.5, "stabilize"),
-        (2, "specialize"),
-        (49, "merge2"),
-        (49.3, "fusion"),
-        (49.5, "add_destroy_handler"),
-        (75, "inplace"),
-        (100, "merge3"),
-    ]
+    top = [line.split()[0] for line in text.splitlines()[1:] if line[4:5] not in (" ", "")]
+    assert top == [s for s in PIPELINE if "." not in s]
+    steps = [line.split()[0] for line in text.splitlines() if line[8:9] not in (" ", "")]
+    assert "inplace_elemwise" in steps and "elemwise_fusion" in steps
     assert "fast_compile" in text and "EquilibriumDB" in text
+
+    db = default_pipeline()  # stages not registered yet show in their place
+    db.register("mine", MergeOptimizer(), "fast_run", stage="specialize")
+    db.register("old", MergeOptimizer(), "fast_run", position=-1)
+    out = io.StringIO()
+    db.print_summary(out)
+    lines = [line.strip() for line in out.getvalue().splitlines()]
+    assert lines[1].startswith("old ") and lines[1].endswith("(before merge1)")
+    assert lines[6].startswith("mine ") and lines[6].endswith("(in specialize)")
+    assert lines[9] == "elemwise_fusion        (empty)"
+    plain = SequenceDB()
+    plain.register("a", MergeOptimizer(), "x", position=2.5)
+    out = io.StringIO()
+    plain.print_summary(out)
+    assert out.getvalue().splitlines()[1].split()[:2] == ["2.5", "a"]
+
+
+def test_stages_place_entries_by_name() -> None:
+    db = SequenceDB(stages=["simplify", "specialize", "merge"])
+    db.register("extra", MergeOptimizer(), "x", stage="simplify")  # before the stage's own entry
+    db.register("merge", MergeOptimizer(), "x")
+    db.register("at_the_end", MergeOptimizer(), "x")
+    db.register("specialize", MergeOptimizer(), "x")
+    db.register("simplify", MergeOptimizer(), "x")
+    db.register("extra2", MergeOptimizer(), "x", stage="simplify")
+    assert names(db.query("x")) == [
+        "simplify",
+        "extra",
+        "extra2",
+        "specialize",
+        "merge",
+        "at_the_end",
+    ]
+    assert db.stage_of["at_the_end"] == "merge"
+    with pytest.raises(ValueError, match="the stages are: 'simplify', 'specialize', 'merge'"):
+        db.register("y", MergeOptimizer(), "x", stage="nope")
+    with pytest.raises(ValueError, match="stage= one of 'simplify', 'specialize', 'merge'"):
+        db.register("y", MergeOptimizer(), "x", position=1.5)  # no theano_positions
+    with pytest.raises(TypeError, match="a stage or a position"):
+        default_pipeline().register("y", MergeOptimizer(), "x", stage="merge1", position=0.5)
+    with pytest.raises(ValueError, match="its own place"):
+        SequenceDB(stages=["a", "b"]).register("a", MergeOptimizer(), "x", stage="b")
+    with pytest.raises(ValueError, match="no stages"):
+        SequenceDB().register("a", MergeOptimizer(), "x", stage="b")
+    with pytest.raises(ValueError, match="named twice"):
+        SequenceDB(stages=["a", "a"])
+    with pytest.raises(ValueError, match="grow"):
+        SequenceDB(stages=["a", "b"], theano_positions={"a": 2, "b": 1})
+    with pytest.raises(TypeError):
+        SequenceDB(stages="ab")
+
+
+def test_a_theano_position_joins_the_stage_whose_range_holds_it() -> None:
+    db = default_pipeline()
+    for name, position, stage in [
+        ("p_minus_1", -1, None),
+        ("p_0", 0, "merge1"),
+        ("p_1_4", 1.4, "canonicalize"),
+        ("p_1_5", 1.5, "stabilize"),
+        ("p_48", 48, "specialize"),
+        ("p_49_5", 49.5, "add_destroy_handler"),
+        ("p_74", 74, "add_destroy_handler"),
+        ("p_100", 100, "merge3"),
+    ]:
+        db.register(name, MergeOptimizer(), "fast_run", position=position)
+        assert db.stage_of[name] == stage, name
+    assert names(db.query("fast_run"))[:3] == ["p_minus_1", "merge1", "p_0"]
+    # PyTensor users' stage numbers still cut a query short
+    cut = RewriteDatabaseQuery(["fast_run"], position_cutoff=1.5)
+    assert names(db.query(cut)) == [
+        "p_minus_1",
+        "merge1",
+        "p_0",
+        "canonicalize",
+        "p_1_4",
+        "stabilize",
+        "p_1_5",
+    ]
 
 
 def make_db() -> tuple[SequenceDB, EquilibriumDB]:

@@ -254,6 +254,5 @@ class FusionOptimizer(GraphRewriter):
         return True
 
 
-optdb["fusion"].register(  # type: ignore[call-arg]
-    "elemwise_fusion", FusionOptimizer(), "fast_run", "fusion", position=1
-)
+# the fusion stage's one step, "fusion.elemwise_fusion" in lazygraph.rewriting.db.PIPELINE
+optdb["fusion"].register("elemwise_fusion", FusionOptimizer(), "fast_run", "fusion")  # type: ignore[call-arg]

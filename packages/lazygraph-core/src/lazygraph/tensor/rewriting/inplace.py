@@ -266,13 +266,11 @@ class InplaceSetSubtensorOptimizer(_InplaceBase):
 
 
 def _register() -> None:
+    # the inplace stage's steps, each in its place in lazygraph.rewriting.db.PIPELINE
+    # ("inplace.inplace_elemwise", then "inplace.inplace_setsubtensor")
     db = optdb["inplace"]
-    db.register(  # type: ignore[call-arg]
-        "inplace_elemwise", InplaceElemwiseOptimizer(), "fast_run", "inplace", position=10
-    )
-    db.register(  # type: ignore[call-arg]
-        "inplace_setsubtensor", InplaceSetSubtensorOptimizer(), "fast_run", "inplace", position=20
-    )
+    db.register("inplace_elemwise", InplaceElemwiseOptimizer(), "fast_run", "inplace")  # type: ignore[call-arg]
+    db.register("inplace_setsubtensor", InplaceSetSubtensorOptimizer(), "fast_run", "inplace")  # type: ignore[call-arg]
 
 
 _register()
