@@ -11,7 +11,21 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import lazygraph.numpy as lnp
+from lazygraph.tensor.scalar.basic import ROWS
 from tests.numpy_api.namespace_harness import ALL, array_args, check, python_scalars
+
+#: The standard's element-wise functions: its text, not derived from the scalar
+#: table (test_array_api_elementwise_functions_are_rows checks the table has them).
+ARRAY_API_2024_12_ELEMENTWISE = [
+    "abs", "acos", "acosh", "add", "asin", "asinh", "atan", "atan2", "atanh", "bitwise_and",
+    "bitwise_left_shift", "bitwise_invert", "bitwise_or", "bitwise_right_shift", "bitwise_xor",
+    "ceil", "clip", "conj", "copysign", "cos", "cosh", "divide", "equal", "exp", "expm1",
+    "floor", "floor_divide", "greater", "greater_equal", "hypot", "imag", "isfinite", "isinf",
+    "isnan", "less", "less_equal", "log", "log1p", "log2", "log10", "logaddexp", "logical_and",
+    "logical_not", "logical_or", "logical_xor", "maximum", "minimum", "multiply", "negative",
+    "nextafter", "not_equal", "positive", "pow", "real", "reciprocal", "remainder", "round",
+    "sign", "signbit", "sin", "sinh", "square", "sqrt", "subtract", "tan", "tanh", "trunc",
+]  # fmt: skip
 
 #: The array API standard 2024.12 main namespace, from its specification
 #: (https://data-apis.org/array-api/2024.12/API_specification/index.html);
@@ -28,14 +42,7 @@ ARRAY_API_2024_12 = [
     "bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
     "float32", "float64", "complex64", "complex128",
     # element-wise functions
-    "abs", "acos", "acosh", "add", "asin", "asinh", "atan", "atan2", "atanh", "bitwise_and",
-    "bitwise_left_shift", "bitwise_invert", "bitwise_or", "bitwise_right_shift", "bitwise_xor",
-    "ceil", "clip", "conj", "copysign", "cos", "cosh", "divide", "equal", "exp", "expm1",
-    "floor", "floor_divide", "greater", "greater_equal", "hypot", "imag", "isfinite", "isinf",
-    "isnan", "less", "less_equal", "log", "log1p", "log2", "log10", "logaddexp", "logical_and",
-    "logical_not", "logical_or", "logical_xor", "maximum", "minimum", "multiply", "negative",
-    "nextafter", "not_equal", "positive", "pow", "real", "reciprocal", "remainder", "round",
-    "sign", "signbit", "sin", "sinh", "square", "sqrt", "subtract", "tan", "tanh", "trunc",
+    *ARRAY_API_2024_12_ELEMENTWISE,
     # indexing, linear algebra, manipulation
     "take", "take_along_axis",
     "matmul", "matrix_transpose", "tensordot", "vecdot",
@@ -50,6 +57,24 @@ ARRAY_API_2024_12 = [
     # extensions
     "linalg", "fft",
 ]  # fmt: skip
+
+#: The numpy names of the scalar table's rows that numpy has (rows numpy lacks,
+#: sigmoid or erf, are lazygraph.tensor functions only).
+ROW_NUMPY_NAMES = sorted(
+    {row.numpy_name for row in ROWS.values() if row.numpy_name and hasattr(np, row.numpy_name)}
+)
+
+
+@pytest.mark.parametrize("name", ROW_NUMPY_NAMES)
+def test_namespace_has_every_row_by_its_numpy_name(name: str) -> None:
+    assert hasattr(lnp, name), f"lazygraph.numpy lacks {name!r}, a row of the scalar table"
+    assert name in lnp.__all__
+
+
+@pytest.mark.parametrize("name", ARRAY_API_2024_12_ELEMENTWISE)
+def test_array_api_elementwise_functions_are_rows(name: str) -> None:
+    assert name in ROWS, f"the array API element-wise function {name!r} is not a row"
+
 
 DTYPE_NAMES = [
     "bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",

@@ -124,6 +124,11 @@ class EdgeRow:
     values: list[list[float]]
     expect: Expect = _all_fd
     params: tuple[Any, ...] = ()
+    #: the dtype of each input (float64 when empty)
+    dtypes: tuple[str, ...] = ()
+
+    def dtype(self, i: int) -> str:
+        return self.dtypes[i] if self.dtypes else "float64"
 
 
 SIGNED = [0.0, -0.0, 1e-3, -1e-3, 0.5, -0.5, 1.0, -1.0, 2.0, -3.0, 20.0, -20.0]
@@ -131,39 +136,12 @@ NONNEG = [0.0, -0.0, 1e-3, 0.5, 1.0, 2.0, 20.0]
 UNIT_CLOSED = [-1.0, 1.0, 1 - 1e-3, -1 + 1e-3, 0.0, -0.0, 0.5, -0.5]
 PAIR = [0.0, -0.0, 1e-3, 0.5, -0.5, 1.0, -2.0]
 
-_SMOOTH_UNARY = [
-    "negative",
-    "positive",
-    "copy",
-    "real",
-    "conj",
-    "deg2rad",
-    "rad2deg",
-    "exp",
-    "exp2",
-    "expm1",
-    "sin",
-    "cos",
-    "tan",
-    "atan",
-    "sinh",
-    "cosh",
-    "tanh",
-    "asinh",
-    "sigmoid",
-    "softplus",
-    "log_sigmoid",
-    "erf",
-    "erfc",
-    "square",
-]
-#: rows with no gradient anywhere (discrete or constant results): exactly 0,
-#: including at their jumps
-_ZERO_UNARY = ["sign", "floor", "ceil", "trunc", "rint", "imag"]
-
-EDGE_ROWS: list[EdgeRow] = [
-    *(EdgeRow(name, [SIGNED]) for name in _SMOOTH_UNARY),
-    *(EdgeRow(name, [SIGNED], _constant(0.0)) for name in _ZERO_UNARY),
+#: Edge points and expectations where the defaults do not fit. Every other row of
+#: the scalar table with one or two inputs and a float result gets its edge points
+#: from the defaults below (_default_row): SIGNED for one input, PAIR for each of
+#: two, smooth everywhere if the row has a gradient rule, and exactly 0 (including
+#: at its jumps) if it has none (sign, floor, ceil, trunc, rint, imag...).
+EDGE_OVERRIDES: list[EdgeRow] = [
     EdgeRow("round", [[0.5, -0.5, 1.5, 0.0, -0.0, 2.0]], _constant(0.0), params=(0,)),
     EdgeRow("cast", [SIGNED], _constant(1.0), params=("float64",)),
     EdgeRow("abs", [SIGNED], lambda x: [np.where(x == 0, 0.0, FD)]),
@@ -181,8 +159,6 @@ EDGE_ROWS: list[EdgeRow] = [
     EdgeRow("acos", [UNIT_CLOSED], _poles_where(lambda x: np.abs(x) == 1)),
     EdgeRow("atanh", [UNIT_CLOSED], _poles_where(lambda x: np.abs(x) == 1)),
     EdgeRow("acosh", [[1.0, 1 + 1e-3, 2.0, 20.0]], _poles_where(lambda x: x == 1)),
-    *(EdgeRow(name, [PAIR, PAIR]) for name in ("add", "subtract", "multiply")),
-    *(EdgeRow(name, [PAIR, PAIR]) for name in ("logaddexp", "logaddexp2")),
     *(EdgeRow(name, [PAIR, PAIR], _tie_split) for name in ("maximum", "minimum", "fmax", "fmin")),
     EdgeRow("divide", [PAIR, PAIR], _poles_where(lambda x, y: y == 0)),
     EdgeRow("floor_divide", [PAIR, [0.3, -0.7, 2.0]], _constant(0.0, 0.0)),
@@ -197,31 +173,72 @@ EDGE_ROWS: list[EdgeRow] = [
     EdgeRow("hypot", [PAIR, PAIR], _poles_where(lambda x, y: (x == 0) & (y == 0))),
     EdgeRow("copysign", [PAIR, PAIR], _copysign),
     EdgeRow("nextafter", [PAIR, PAIR], _constant(1.0, 0.0)),
-    EdgeRow("second", [PAIR, PAIR]),
     EdgeRow("clip", [PAIR, [-1.0, 0.0, -0.0, 0.5], [1.0, 0.0, 0.5, 2.0]], _clip),
+]
+#: The rows differentiated by hand in test_elementwise_gradient_at_edges (where's
+#: condition is a fixed bool array, not an input of the compiled function).
+SPECIAL_ROWS = {"where"}
+
+#: The edge values of an integer operand (an input outside a row's promotion that
+#: refuses floats: ldexp's exponent); its gradient is 0, as every integer input's.
+INTEGERS = [-3.0, -1.0, 0.0, 1.0, 2.0, 5.0]
+
+
+def _input_dtypes(name: str) -> tuple[str, ...] | None:
+    """float64 for every input (``where``: a bool condition), or int64 for the
+    inputs outside the row's promotion where float64 is refused; ``None`` when
+    the result is not a float (bitwise functions, comparisons, predicates)."""
+    row = ROWS[name]
+    params = ("float64",) if name == "cast" else ()
+    floats = tuple("bool" if name == "where" and i == 0 else "float64" for i in range(row.nin))
+    candidates = [floats]
+    if row.promote is not None:
+        candidates.append(tuple(d if i in row.promote else "int64" for i, d in enumerate(floats)))
+    for dtypes in candidates:
+        try:
+            (out,) = ScalarOp(name, params).output_dtypes(list(dtypes))
+        except TypeError:
+            continue  # bitwise functions: no float loop
+        return dtypes if np.dtype(out).kind == "f" else None
+    return None
+
+
+def _differentiable_rows() -> set[str]:
+    """The rows with a float result for float64 operands (``where``: for its values;
+    ldexp: with an integer exponent)."""
+    return {name for name in ROWS if _input_dtypes(name) is not None}
+
+
+def _default_row(name: str) -> EdgeRow:
+    """A row's edge points and expectation when EDGE_OVERRIDES has none."""
+    row, dtypes = ROWS[name], _input_dtypes(name)
+    assert dtypes is not None and row.nin in (1, 2), f"{name}: add it to EDGE_OVERRIDES"
+    floats = [d == "float64" for d in dtypes]
+    values = [(SIGNED if row.nin == 1 else PAIR) if f else INTEGERS for f in floats]
+
+    def expect(*xs: np.ndarray) -> list[Any]:
+        # no rule: exactly 0; a rule: smooth at every edge value (FD); integers: 0
+        return [FD if f and row.grad is not None else np.zeros(N) for f in floats]
+
+    return EdgeRow(name, values, expect, dtypes=() if all(floats) else dtypes)
+
+
+_OVERRIDDEN = {row.name for row in EDGE_OVERRIDES}
+EDGE_ROWS: list[EdgeRow] = [
+    *EDGE_OVERRIDES,
+    *(_default_row(name) for name in sorted(_differentiable_rows() - _OVERRIDDEN - SPECIAL_ROWS)),
 ]
 EDGE_BY_NAME = {row.name: row for row in EDGE_ROWS}
 _WHERE_COND = np.array([True, False] * (N // 2))
 
 
-def _differentiable_rows() -> set[str]:
-    """The rows with a float result for float64 operands (``where``: for its values)."""
-    names = set()
-    for name, row in ROWS.items():
-        params = ("float64",) if name == "cast" else ()
-        dtypes = ["bool" if name == "where" and i == 0 else "float64" for i in range(row.nin)]
-        try:
-            (out,) = ScalarOp(name, params).output_dtypes(dtypes)
-        except TypeError:
-            continue  # bitwise functions: no float loop
-        if np.dtype(out).kind == "f":
-            names.add(name)
-    return names
-
-
 def test_every_differentiable_row_has_edge_points() -> None:
-    # A new row of the scalar table must come with its edge points here.
-    assert _differentiable_rows() == {*EDGE_BY_NAME, "where"}
+    # A row of the scalar table gets its edge points from the defaults or from
+    # EDGE_OVERRIDES; one with a gradient rule but no float result would be missed.
+    assert _differentiable_rows() == {*EDGE_BY_NAME, *SPECIAL_ROWS}
+    with_grad = {name for name, row in ROWS.items() if row.grad is not None}
+    assert with_grad <= _differentiable_rows(), sorted(with_grad - _differentiable_rows())
+    assert len(EDGE_BY_NAME) == len(EDGE_ROWS), "a row overridden twice"
 
 
 def _apply(row: EdgeRow, xs: Sequence[Any]) -> Any:
@@ -232,7 +249,7 @@ def _apply(row: EdgeRow, xs: Sequence[Any]) -> Any:
 def _compiled(name: str) -> Any:
     """``xs -> [f(xs), d/dxs sum(f(xs) * WEIGHTS)]`` for one row, compiled once."""
     row = EDGE_BY_NAME[name] if name != "where" else EdgeRow("where", [PAIR, PAIR])
-    xs = [lt.dvector(f"x{i}") for i in range(len(row.values))]
+    xs = [lt.tensor(row.dtype(i), (None,), f"x{i}") for i in range(len(row.values))]
     out = lt.where(_WHERE_COND, *xs) if name == "where" else _apply(row, xs)
     grads = grad(lt.sum(out * WEIGHTS), xs, disconnected_inputs="ignore")
     return lazygraph.function(xs, [out, *grads], mode=_mode())
@@ -280,7 +297,7 @@ def check_row(name: str, xs: list[np.ndarray]) -> None:
 def _points(row: EdgeRow) -> st.SearchStrategy[list[np.ndarray]]:
     return st.tuples(
         *(st.lists(st.sampled_from(v), min_size=N, max_size=N) for v in row.values)
-    ).map(lambda cols: [np.array(c, dtype="float64") for c in cols])
+    ).map(lambda cols: [np.array(c, dtype=row.dtype(i)) for i, c in enumerate(cols)])
 
 
 @pytest.mark.parametrize("name", [*EDGE_BY_NAME, "where"])

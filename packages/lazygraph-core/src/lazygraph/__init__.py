@@ -24,15 +24,15 @@ __path__ = __import__("pkgutil").extend_path(__path__, __name__)
 
 # public name -> "module:attribute"
 _LAZY_ATTRIBUTES: dict[str, str] = {
-    "compute": "lazygraph.numpy._compute:compute",
+    "compute": "lazygraph.numpy:compute",
     "config": "lazygraph.configuration:config",
     "dprint": "lazygraph.printing:dprint",
     "function": "lazygraph.compile.function:function",
-    "grad": "lazygraph.numpy._transforms:grad",
-    "hessian": "lazygraph.numpy._transforms:hessian",
-    "jacobian": "lazygraph.numpy._transforms:jacobian",
-    "jit": "lazygraph.numpy._transforms:jit",
-    "value_and_grad": "lazygraph.numpy._transforms:value_and_grad",
+    "grad": "lazygraph.numpy.transforms:grad",
+    "hessian": "lazygraph.numpy.transforms:hessian",
+    "jacobian": "lazygraph.numpy.transforms:jacobian",
+    "jit": "lazygraph.numpy.transforms:jit",
+    "value_and_grad": "lazygraph.numpy.transforms:value_and_grad",
 }
 
 __all__ = sorted(_LAZY_ATTRIBUTES)

@@ -10,9 +10,25 @@ its own. ``python`` ships with core; other packages register theirs under the
 on first lookup so core never imports numba or jax itself.
 
 Loading an entry point, like every lazy import of lazygraph, goes through
-:func:`lazygraph._global_state.preserved_global_state`: what the backend's
-imports do to the user's random streams, warnings filters, print options or
-signal handlers is undone.
+:func:`preserved_global_state`: what the backend's imports do to the user's
+random streams, warnings filters, print options or signal handlers is undone.
+A backend imports its heavy dependencies (numba, jax) the same way, on first
+use, with :func:`import_isolated` (both are re-exported here, from
+``lazygraph._global_state``, for the backends of other distributions).
+
+Besides ``name`` and ``compile``, a backend may have (see :class:`Backend`):
+
+- ``excluded_tags``: rewrite tags :func:`~lazygraph.compile.function` leaves
+  out for it (jax: ``fusion``, ``inplace``);
+- ``compile_options``: the names of the keyword options its ``compile``
+  takes, which ``function(..., compile_options=...)`` and
+  ``cached_function(..., compile_options=...)`` pass on (jax:
+  ``in_shardings``, ``out_shardings``, ``device_arrays``, ``donate``);
+- ``compile_profiled(fgraph, rows)``: a per-node profiled compile
+  (:mod:`lazygraph.compile.profile`);
+- ``load_devices()``: import its device support, which registers itself with
+  :mod:`lazygraph.compile.devices` (``Array.to_device`` asks for it through
+  :func:`lazygraph.compile.devices.load_devices`).
 """
 
 from __future__ import annotations
@@ -21,10 +37,18 @@ from collections.abc import Callable, Sequence
 from importlib.metadata import entry_points
 from typing import Any, Protocol
 
-from lazygraph._global_state import preserved_global_state
+from lazygraph._global_state import import_isolated, preserved_global_state
 from lazygraph.graph.fg import FunctionGraph
 
-__all__ = ["Backend", "available_backends", "get_backend", "op_label", "register_backend"]
+__all__ = [
+    "Backend",
+    "available_backends",
+    "get_backend",
+    "import_isolated",
+    "op_label",
+    "preserved_global_state",
+    "register_backend",
+]
 
 ENTRY_POINT_GROUP = "lazygraph.backends"
 
@@ -45,6 +69,9 @@ def op_label(op: Any) -> str:
 
 
 class Backend(Protocol):
+    """What the registry needs of a backend: a ``name`` and ``compile(fgraph)``
+    (the optional members are listed in the module docstring)."""
+
     name: str
 
     def compile(self, fgraph: FunctionGraph) -> Callable[..., Sequence[Any]]: ...

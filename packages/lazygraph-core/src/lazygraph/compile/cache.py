@@ -30,14 +30,14 @@ from __future__ import annotations
 import threading
 import time
 from collections import OrderedDict
-from collections.abc import Callable, Hashable, Sequence
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
 from lazygraph.compile.function import Function, function
 from lazygraph.compile.mode import get_mode
 from lazygraph.configuration import config
-from lazygraph.graph.basic import Constant, Variable, _gc_paused
+from lazygraph.graph.basic import Constant, Variable, gc_paused
 from lazygraph.graph.traversal import io_toposort
 
 __all__ = [
@@ -89,7 +89,7 @@ def structural_key(
     >>> k1 == k2, order1, order2
     (True, (0, 1), (1, 0))
     """
-    with _gc_paused():
+    with gc_paused():
         return _structural_key(inputs, outputs)
 
 
@@ -355,7 +355,11 @@ _cache = _Cache()
 
 
 def cached_function(
-    inputs: Sequence[Variable], outputs: Sequence[Variable], mode: Any = None
+    inputs: Sequence[Variable],
+    outputs: Sequence[Variable],
+    mode: Any = None,
+    *,
+    compile_options: Mapping[str, Any] | None = None,
 ) -> CachedFunction:
     """A compiled function from ``inputs`` to the list ``outputs``, reused for
     every graph of the same structure and input types.
@@ -367,6 +371,12 @@ def cached_function(
     Safe to call from several threads; when they race on one structure, one
     compiles and the others wait for it.
 
+    ``compile_options`` go to the backend's ``compile`` (see
+    :func:`~lazygraph.compile.function.function`) and into the key. Some are
+    given per input (the jax backend's ``in_shardings``), so with options the
+    function is compiled with the inputs in the order given here, and shared
+    only by graphs whose inputs are listed in the same structural order.
+
     >>> import lazygraph.tensor as lt
     >>> x, y = lt.dscalar("x"), lt.dscalar("y")
     >>> f = cached_function([y, x], [x - y])
@@ -375,15 +385,32 @@ def cached_function(
     """
     inputs = list(inputs)
     outputs = list(outputs)
+    options = dict(compile_options or {})
     resolved = get_mode(mode)
     backend = resolved.backend or config.backend
     structure, order = structural_key(inputs, outputs)
     try:
-        key = _HashedKey((resolved.query, backend, config.on_unsupported, structure))
+        if options:
+            # per-input options are in the caller's order: compile in that order
+            # and key on it too (then the callers sharing it agree input for input)
+            key = _HashedKey(
+                (
+                    resolved.query,
+                    backend,
+                    config.on_unsupported,
+                    structure,
+                    order,
+                    _options_key(options),
+                )
+            )
+            order = tuple(range(len(inputs)))
+        else:
+            key = _HashedKey((resolved.query, backend, config.on_unsupported, structure))
     except TypeError:
         with _cache.lock:
             _cache.stats.uncacheable += 1
-        return CachedFunction(function(inputs, outputs, mode=mode), range(len(inputs)))
+        fn = function(inputs, outputs, mode=mode, compile_options=options)
+        return CachedFunction(fn, range(len(inputs)))
     me = threading.get_ident()
     try:
         while True:
@@ -400,7 +427,7 @@ def cached_function(
                 return CachedFunction(found, order)
             break
         start = time.perf_counter()
-        fn = function([inputs[p] for p in order], outputs, mode=mode)
+        fn = function([inputs[p] for p in order], outputs, mode=mode, compile_options=options)
         _cache.insert(key, fn, time.perf_counter() - start)
     except BaseException:
         # KeyboardInterrupt can land anywhere here: never leave a claim that
@@ -408,6 +435,21 @@ def cached_function(
         _cache.abandon(key, me)
         raise
     return CachedFunction(fn, order)
+
+
+def _options_key(options: Mapping[str, Any]) -> Hashable:
+    """``options`` as a hashable key part (lists as tuples); ``TypeError`` when
+    a value cannot be hashed."""
+
+    def frozen(value: Any) -> Any:
+        if isinstance(value, list | tuple):
+            return tuple(frozen(v) for v in value)
+        if isinstance(value, dict):
+            return tuple(sorted((k, frozen(v)) for k, v in value.items()))
+        hash(value)
+        return value
+
+    return tuple(sorted((k, frozen(v)) for k, v in options.items()))
 
 
 def stats() -> CacheStats:

@@ -18,7 +18,7 @@
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from lazygraph.compile.backends import get_backend
@@ -106,6 +106,8 @@ def function(
     mode: Mode | str | None = None,
     rewrite: bool = True,
     profile: bool = False,
+    *,
+    compile_options: Mapping[str, Any] | None = None,
 ) -> Function:
     """Compile the graph from ``inputs`` to ``outputs``.
 
@@ -117,6 +119,12 @@ def function(
     With ``profile=True`` the function's ``profile`` attribute records run times
     per node (see :mod:`lazygraph.compile.profile`). A compile slower than about
     1.5 s prints its stage to standard error (``config.progress``).
+
+    ``compile_options`` are keyword arguments for the backend's ``compile``,
+    among the names its ``compile_options`` attribute lists (the jax backend:
+    ``in_shardings``, ``out_shardings``, ``device_arrays``, ``donate``);
+    another name raises ``ValueError``, as does combining them with
+    ``profile=True``.
     """
     unpack_single = isinstance(outputs, Variable)
     outs = [outputs] if unpack_single else list(outputs)  # type: ignore[list-item]
@@ -128,6 +136,9 @@ def function(
     excluded = getattr(backend, "excluded_tags", ())
     if excluded:
         resolved = resolved.excluding(*excluded)
+    options = dict(compile_options or {})
+    if options:
+        _check_options(backend, backend_name, options, profile)
     from lazygraph.compile.profile import ProfileStats, compile_progress
 
     stats = ProfileStats(backend_name) if profile else None
@@ -137,8 +148,20 @@ def function(
             rewrite_graph(fgraph, resolved)
         stage("compiling")
         compiled = backend.compile if stats is None else _profiled(backend, stats)
-        fn = compiled(fgraph)
+        fn = compiled(fgraph, **options)
     return Function(fgraph, fn, unpack_single, backend_name, stats)
+
+
+def _check_options(backend: Any, name: str, options: Mapping[str, Any], profile: bool) -> None:
+    known = getattr(backend, "compile_options", ())
+    unknown = sorted(set(options) - set(known))
+    if unknown:
+        takes = f"takes only {', '.join(known)}" if known else "takes none"
+        raise ValueError(
+            f"the {name!r} backend has no compile option {', '.join(map(repr, unknown))} ({takes})"
+        )
+    if profile:
+        raise ValueError("profile=True does not take compile_options; profile without them")
 
 
 def _profiled(backend: Any, stats: Any) -> Callable[[FunctionGraph], Any]:

@@ -47,7 +47,7 @@ from lazygraph.gradient.types import (
     is_disconnected,
     is_null,
 )
-from lazygraph.graph.basic import Apply, Op, Variable, _gc_paused
+from lazygraph.graph.basic import Apply, Op, Variable, gc_paused
 from lazygraph.graph.traversal import io_toposort
 from lazygraph.tensor.type import TensorType
 
@@ -418,7 +418,7 @@ def grad(
 
     # Building a large gradient graph allocates what stays alive: the cyclic
     # collector would only rescan it, again and again.
-    with _gc_paused():
+    with gc_paused():
         terms = _backprop(seeds, wrt_list, set(consider_constant or ()))
 
     results: list[Any] = []

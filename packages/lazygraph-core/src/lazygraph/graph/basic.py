@@ -45,12 +45,13 @@ __all__ = [
     "Type",
     "Variable",
     "default_constant_key",
+    "gc_paused",
 ]
 
 _variable_ids = itertools.count()
 
 
-class _gc_paused:  # noqa: N801 (used as a function: ``with _gc_paused():``)
+class gc_paused:  # noqa: N801 (used as a function: ``with gc_paused():``)
     """Pause the cyclic garbage collector during a bulk graph operation.
 
     Variables and Apply nodes point at each other, so every one is tracked by the

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from lazygraph.graph.basic import Apply, Constant, Variable, _gc_paused
+from lazygraph.graph.basic import Apply, Constant, Variable, gc_paused
 from lazygraph.graph.traversal import io_toposort
 
 __all__ = [
@@ -44,7 +44,7 @@ def clone_get_equiv(
     """
     if memo is None:
         memo = {}
-    with _gc_paused():
+    with gc_paused():
         for inp in inputs:
             if inp not in memo:
                 memo[inp] = inp.clone() if copy_inputs else inp

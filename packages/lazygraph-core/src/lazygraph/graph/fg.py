@@ -23,7 +23,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any, Literal
 
-from lazygraph.graph.basic import Apply, Constant, Variable, _gc_paused
+from lazygraph.graph.basic import Apply, Constant, Variable, gc_paused
 from lazygraph.graph.clone import clone_get_equiv
 from lazygraph.graph.traversal import io_toposort
 
@@ -151,7 +151,7 @@ class FunctionGraph:
         self._callbacks: dict[str, list[Callable[..., Any]]] = {}
         self.update_mapping: dict[int, int] | None = None
 
-        with _gc_paused():
+        with gc_paused():
             if clone:
                 memo = clone_get_equiv(inputs, outputs, copy_inputs, copy_orphans, memo)
                 inputs = [memo[v] for v in inputs]
@@ -485,7 +485,7 @@ class FunctionGraph:
     def check_integrity(self) -> None:
         """Raise ``AssertionError`` naming the first inconsistency between the graph
         structure and the bookkeeping (nodes, variables, clients)."""
-        with _gc_paused():
+        with gc_paused():
             self._check_integrity()
 
     def _check_integrity(self) -> None:
@@ -578,7 +578,7 @@ class FunctionGraph:
         the map old -> new."""
         if check_integrity:
             self.check_integrity()
-        with _gc_paused():
+        with gc_paused():
             equiv = clone_get_equiv(self.inputs, self.outputs)
             fg = FunctionGraph(
                 [equiv[i] for i in self.inputs], [equiv[o] for o in self.outputs], clone=False

@@ -21,7 +21,7 @@ from collections import deque
 from collections.abc import Callable, Collection, Hashable, Iterable, Iterator, Mapping, Sequence
 from typing import TypeVar
 
-from lazygraph.graph.basic import Apply, Variable, _gc_paused
+from lazygraph.graph.basic import Apply, Variable, gc_paused
 
 __all__ = [
     "ancestors",
@@ -235,7 +235,7 @@ def io_toposort(
     """
     # The DFS stack allocates a tuple and an iterator per node: pause the
     # collector, which would otherwise rescan the whole graph repeatedly.
-    with _gc_paused():
+    with gc_paused():
         return _io_toposort(_as_set(inputs), outputs, orderings)
 
 

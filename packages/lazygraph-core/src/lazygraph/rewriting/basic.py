@@ -29,13 +29,11 @@ True
 
 from __future__ import annotations
 
-import contextlib
-import gc
 import sys
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import IO, Any, TypeAlias
 
-from lazygraph.graph.basic import Apply, Op, Variable
+from lazygraph.graph.basic import Apply, Op, Variable, gc_paused
 from lazygraph.graph.features import ReplacementDidNotRemoveError, ReplaceValidate
 from lazygraph.graph.fg import FunctionGraph, InconsistencyError
 from lazygraph.rewriting.trace import report_rewrite, rewrite_failed, rewriter_name
@@ -381,20 +379,6 @@ class SequentialGraphRewriter(GraphRewriter):
         super().print_summary(stream, level)
         for rewriter in self.rewriters:
             rewriter.print_summary(stream, level + 1)
-
-
-@contextlib.contextmanager
-def gc_paused() -> Iterator[None]:
-    """Pause the cyclic garbage collector for a block that allocates many small
-    objects (dict keys, work lists) over a big graph: each collection would
-    rescan every node, making a linear pass quadratic-looking."""
-    was_enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was_enabled:
-            gc.enable()
 
 
 def _needs_validation(fgraph: FunctionGraph) -> bool:

@@ -225,7 +225,7 @@ def _float_grad(g: Variable, x: Variable) -> Variable:
     return g if g.type.dtype == x.type.dtype else lt.cast(g, x.type.dtype)  # type: ignore[attr-defined]
 
 
-def _arange_length(start: Any, stop: Any, step: Any) -> int:
+def arange_length(start: Any, stop: Any, step: Any) -> int:
     """numpy's length rule: ``ceil((stop - start) / step)`` in the arguments'
     own arithmetic, at least 0, with numpy's errors."""
     try:
@@ -253,7 +253,7 @@ def _arange_length(start: Any, stop: Any, step: Any) -> int:
     return max(0, min(lengths))
 
 
-def _arange_args(inputs: Sequence[Any], weak: Sequence[bool]) -> list[Any]:
+def arange_args(inputs: Sequence[Any], weak: Sequence[bool]) -> list[Any]:
     """``arange``'s arguments as numpy sees them: Python numbers where the user
     gave Python numbers (NEP 50 weak), numpy scalars of their dtype elsewhere."""
     return [a.item() if w else a[()] for a, w in zip(inputs, weak, strict=True)]
@@ -282,11 +282,11 @@ class ARange(Op):
                 raise TypeError(f"ARange: only constants can be weak (Python numbers), not {a}")
         length = None
         if all(isinstance(a, Constant) for a in args):
-            length = _arange_length(*_arange_args([a.data for a in args], self.weak))  # type: ignore[attr-defined]
+            length = arange_length(*arange_args([a.data for a in args], self.weak))  # type: ignore[attr-defined]
         return Apply(self, args, [TensorType(self.dtype, (length,))()])
 
     def perform(self, node: Apply, inputs: Sequence[Any], output_storage: OutputStorage) -> None:
-        start, stop, step = _arange_args(inputs, self.weak)
+        start, stop, step = arange_args(inputs, self.weak)
         output_storage[0][0] = np.arange(start, stop, step, dtype=self.dtype)
 
     def infer_shape(
@@ -347,7 +347,7 @@ class ARangeLength(Op):
 
     def perform(self, node: Apply, inputs: Sequence[Any], output_storage: OutputStorage) -> None:
         output_storage[0][0] = np.asarray(
-            _arange_length(*_arange_args(inputs, self.weak)), dtype=np.int64
+            arange_length(*arange_args(inputs, self.weak)), dtype=np.int64
         )
 
     def infer_shape(

@@ -27,7 +27,7 @@ from numpy.exceptions import AxisError
 from lazygraph.graph.basic import Apply, Constant, Op, Variable
 from lazygraph.tensor.dtypes import is_weak_scalar
 from lazygraph.tensor.fperrors import quiet
-from lazygraph.tensor.scalar import Composite, ScalarOp, scalar_op
+from lazygraph.tensor.scalar import CATEGORIES, Composite, ScalarOp, scalar_op
 from lazygraph.tensor.type import TensorType
 from lazygraph.tensor.variable import TensorVariable, as_tensor_variable, constant
 
@@ -109,10 +109,31 @@ def _weak_targets(
                 continue
             if isinstance(op, Composite):
                 target = op.input_dtypes[i]
+            elif isinstance(op, ScalarOp) and group is not groups[0] and op.row.promote is not None:
+                # outside the promotion group (ldexp's exponent): its own dtype,
+                # a C int for an integer as numpy's loops take it
+                # (once the promoted operands are of a type it takes: numpy's
+                # TypeError for a complex x comes first)
+                exponent = type(raw[i]) is int and op.row.others != "all"
+                if exponent and _first_group_refused(op, converted, groups[0]):
+                    exponent = False
+                target = "int32" if exponent else np.result_type(*strong, raw[i]).name
             else:
-                target = op.weak_dtype(strong, raw[i])
+                beside = any(
+                    c is not None and c.type.dtype == "bool"
+                    for j, c in enumerate(converted)
+                    if j not in group
+                )
+                target = op.weak_dtype(strong, raw[i], beside)
             targets[i] = (target, strong)
     return targets
+
+
+def _first_group_refused(
+    op: ScalarOp, converted: Sequence[TensorVariable | None], group: tuple[int, ...]
+) -> bool:
+    strong = [converted[i].type.dtype for i in group if converted[i] is not None]
+    return bool(strong) and np.result_type(*strong).name not in CATEGORIES[op.row.accepts]
 
 
 _FLIPPED = {

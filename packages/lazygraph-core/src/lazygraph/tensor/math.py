@@ -80,6 +80,7 @@ __all__ = [
     "fmax",
     "fmin",
     "fmod",
+    "gcd",
     "greater",
     "greater_equal",
     "hypot",
@@ -88,6 +89,8 @@ __all__ = [
     "isfinite",
     "isinf",
     "isnan",
+    "lcm",
+    "ldexp",
     "left_shift",
     "less",
     "less_equal",
@@ -127,6 +130,7 @@ __all__ = [
     "sin",
     "sinh",
     "softplus",
+    "spacing",
     "sqrt",
     "square",
     "subtract",
@@ -693,6 +697,45 @@ def nextafter(x1: TensorLike, x2: TensorLike) -> TensorVariable:
     array([2.22044605e-16])
     """
     return _apply("nextafter", x1, x2)
+
+
+def spacing(x: TensorLike) -> TensorVariable:
+    """The distance from ``x`` to the next larger-magnitude float, elementwise
+    (``numpy.spacing``; integers in float).
+
+    >>> spacing([1.0]).eval()
+    array([2.22044605e-16])
+    """
+    return _apply("spacing", x)
+
+
+def ldexp(x1: TensorLike, x2: TensorLike) -> TensorVariable:
+    """``x1 * 2**x2`` for an integer ``x2``, elementwise (``numpy.ldexp``).
+
+    >>> ldexp([1.5, 3.0], [2, -1]).eval()
+    array([6. , 1.5])
+    """
+    return _apply("ldexp", x1, x2)
+
+
+def gcd(x1: TensorLike, x2: TensorLike) -> TensorVariable:
+    """The greatest common divisor of ``|x1|`` and ``|x2|``, elementwise
+    (``numpy.gcd``; integers only).
+
+    >>> gcd([12, 20], 8).eval()
+    array([4, 4])
+    """
+    return _apply("gcd", x1, x2)
+
+
+def lcm(x1: TensorLike, x2: TensorLike) -> TensorVariable:
+    """The least common multiple of ``|x1|`` and ``|x2|``, elementwise
+    (``numpy.lcm``; integers only).
+
+    >>> lcm([4, 6], 10).eval()
+    array([20, 30])
+    """
+    return _apply("lcm", x1, x2)
 
 
 def logaddexp(x1: TensorLike, x2: TensorLike) -> TensorVariable:

@@ -111,7 +111,13 @@ def _as_dtype_of(g: Variable, x: Variable) -> Variable:
 # -- the reduction table --------------------------------------------------------
 
 
-def _np_logsumexp(x: np.ndarray, axis: tuple[int, ...], keepdims: bool) -> np.ndarray:
+def np_logsumexp(x: np.ndarray, axis: tuple[int, ...], keepdims: bool) -> np.ndarray:
+    """``log(sum(exp(x)))`` over ``axis`` in numpy, as the ``logsumexp``
+    reduction computes it (backends reuse it for their host paths).
+
+    >>> float(np_logsumexp(np.array([0.0, 0.0]), (0,), False)) == float(np.log(2.0))
+    True
+    """
     # scipy.special.logsumexp's recipe: shift by the max so exp cannot overflow;
     # a non-finite max shifts by 0 so all -inf gives -inf, any +inf gives +inf and
     # NaN stays NaN. ``initial`` makes empty reductions give log(0) = -inf.
@@ -395,7 +401,7 @@ KINDS: dict[str, ReduceKind] = {
         ),
         ReduceKind(
             "logsumexp",
-            lambda x, op: _np_logsumexp(x, op.axis, op.keepdims),
+            lambda x, op: np_logsumexp(x, op.axis, op.keepdims),
             real_only=True,
             grad=_grad_logsumexp,
             r_op=_r_op_logsumexp,

@@ -227,7 +227,7 @@ def argsort(
 # -- set functions ----------------------------------------------------------------
 
 #: The outputs of each ``unique_*`` function, in numpy's order.
-_UNIQUE_FIELDS: dict[str, tuple[str, ...]] = {
+UNIQUE_FIELDS: dict[str, tuple[str, ...]] = {
     "all": ("values", "indices", "inverse_indices", "counts"),
     "counts": ("values", "counts"),
     "inverse": ("values", "inverse_indices"),
@@ -262,8 +262,8 @@ class Unique(Op):
     __props__: ClassVar[tuple[str, ...]] = ("kind",)
 
     def __init__(self, kind: str) -> None:
-        if kind not in _UNIQUE_FIELDS:
-            raise ValueError(f"Unique kind must be one of {', '.join(_UNIQUE_FIELDS)}")
+        if kind not in UNIQUE_FIELDS:
+            raise ValueError(f"Unique kind must be one of {', '.join(UNIQUE_FIELDS)}")
         self.kind = kind
 
     def make_node(self, x: Any) -> Apply:
@@ -277,7 +277,7 @@ class Unique(Op):
             "inverse_indices": TensorType("int64", x.type.shape),
             "counts": TensorType("int64", (count,)),
         }
-        return Apply(self, [x], [types[f]() for f in _UNIQUE_FIELDS[self.kind]])
+        return Apply(self, [x], [types[f]() for f in UNIQUE_FIELDS[self.kind]])
 
     def perform(self, node: Apply, inputs: Sequence[Any], output_storage: Any) -> None:
         result = getattr(np, f"unique_{self.kind}")(inputs[0])
@@ -290,7 +290,7 @@ class Unique(Op):
         # The unique count is only known by computing it: read it off the output.
         lt = _lt()
         shapes: list[Any] = []
-        for field, out in zip(_UNIQUE_FIELDS[self.kind], node.outputs, strict=True):
+        for field, out in zip(UNIQUE_FIELDS[self.kind], node.outputs, strict=True):
             if field == "inverse_indices":
                 shapes.append(tuple(input_shapes[0]))
             elif out.type.shape[0] is not None:  # type: ignore[attr-defined]
@@ -300,7 +300,7 @@ class Unique(Op):
         return shapes
 
     def connection_pattern(self, node: Apply) -> list[list[bool]]:
-        return [[f == "values" for f in _UNIQUE_FIELDS[self.kind]]]
+        return [[f == "values" for f in UNIQUE_FIELDS[self.kind]]]
 
     def L_op(
         self, inputs: Sequence[Variable], outputs: Sequence[Variable], output_grads: Sequence[Any]

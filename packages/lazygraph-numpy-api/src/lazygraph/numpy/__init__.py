@@ -8,7 +8,6 @@ graph, and anything that needs a value computes it.
 '2024.12'
 """
 
-import lazygraph
 from lazygraph.numpy import (
     _array,
     _compute,
@@ -16,16 +15,24 @@ from lazygraph.numpy import (
     _creation,
     _dtypes,
     _elementwise,
+    _elementwise_complex,
+    _elementwise_unary,
     _errors,
+    _indexing,
     _info,
     _interop,
+    _joining,
     _linear_algebra,
     _manipulation,
+    _polynomial,
     _searching,
     _set,
     _signal,
     _sorting,
     _statistical,
+    _statistical_histogram,
+    _statistical_nan,
+    _statistical_order,
     _utility,
 )
 from lazygraph.numpy import fft as fft
@@ -37,21 +44,41 @@ from lazygraph.numpy._convert import *  # noqa: F403
 from lazygraph.numpy._creation import *  # noqa: F403
 from lazygraph.numpy._dtypes import *  # noqa: F403
 from lazygraph.numpy._elementwise import *  # noqa: F403
+from lazygraph.numpy._elementwise_complex import *  # noqa: F403
+from lazygraph.numpy._elementwise_unary import *  # noqa: F403
+from lazygraph.numpy._indexing import *  # noqa: F403
 from lazygraph.numpy._info import *  # noqa: F403
 from lazygraph.numpy._interop import *  # noqa: F403
+from lazygraph.numpy._joining import *  # noqa: F403
 from lazygraph.numpy._linear_algebra import *  # noqa: F403
 from lazygraph.numpy._manipulation import *  # noqa: F403
+from lazygraph.numpy._polynomial import *  # noqa: F403
 from lazygraph.numpy._searching import *  # noqa: F403
 from lazygraph.numpy._set import *  # noqa: F403
 from lazygraph.numpy._signal import *  # noqa: F403
 from lazygraph.numpy._sorting import *  # noqa: F403
 from lazygraph.numpy._statistical import *  # noqa: F403
+from lazygraph.numpy._statistical_histogram import *  # noqa: F403
+from lazygraph.numpy._statistical_nan import *  # noqa: F403
+from lazygraph.numpy._statistical_order import *  # noqa: F403
 from lazygraph.numpy._utility import *  # noqa: F403
 
 __array_api_version__ = "2024.12"
 
+
+def _installed_version() -> str:
+    """The installed lazygraph-numpy-api's version; ``"0+unknown"`` (a valid
+    version below every release) from a source tree put on sys.path by hand."""
+    from importlib import metadata
+
+    try:
+        return metadata.version("lazygraph-numpy-api")
+    except metadata.PackageNotFoundError:
+        return "0+unknown"
+
+
 #: the installed lazygraph-numpy-api's version ("0+unknown" from a bare source tree)
-__version__: str = lazygraph._distribution_version("lazygraph-numpy-api")
+__version__: str = _installed_version()
 
 __all__ = sorted(
     {
@@ -64,15 +91,23 @@ __all__ = sorted(
         *_creation.__all__,
         *_dtypes.__all__,
         *_elementwise.__all__,
+        *_elementwise_complex.__all__,
+        *_elementwise_unary.__all__,
+        *_indexing.__all__,
         *_info.__all__,
         *_interop.__all__,
+        *_joining.__all__,
         *_linear_algebra.__all__,
         *_manipulation.__all__,
+        *_polynomial.__all__,
         *_searching.__all__,
         *_set.__all__,
         *_signal.__all__,
         *_sorting.__all__,
         *_statistical.__all__,
+        *_statistical_histogram.__all__,
+        *_statistical_nan.__all__,
+        *_statistical_order.__all__,
         *_utility.__all__,
     }
 )

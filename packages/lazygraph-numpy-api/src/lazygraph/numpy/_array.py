@@ -29,6 +29,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import numpy as np
+from lazygraph.compile.devices import common_device, devices, load_devices
 from lazygraph.configuration import config
 from lazygraph.numpy import _views
 from lazygraph.numpy._array_methods import ArrayMethods
@@ -64,6 +65,18 @@ def _elementwise() -> Any:
     from lazygraph.numpy import _elementwise
 
     return _elementwise
+
+
+def _elementwise_unary() -> Any:
+    from lazygraph.numpy import _elementwise_unary
+
+    return _elementwise_unary
+
+
+def _elementwise_complex() -> Any:
+    from lazygraph.numpy import _elementwise_complex
+
+    return _elementwise_complex
 
 
 _ELEMENTWISE_MODULE: Any = None
@@ -350,14 +363,12 @@ class Array(ArrayMethods):
 
     @property
     def device(self) -> Any:
-        """Where the value lives: ``"cpu"`` (numpy arrays on the host), or, with the
-        jax backend, the ``jax.Device`` this array or the arrays it is computed
-        from were moved to by :meth:`to_device`."""
+        """Where the value lives: ``"cpu"`` (numpy arrays on the host), or, with a
+        backend that has devices (jax), the device (a ``jax.Device``) this array
+        or the arrays it is computed from were moved to by :meth:`to_device`."""
         placed = _placed_devices(self)
         if not placed:
             return "cpu"
-        from lazygraph.backends.jax.device import common_device
-
         return common_device(placed, "device")
 
     @property
@@ -379,12 +390,12 @@ class Array(ArrayMethods):
         """The real part (writes through it are not supported for complex arrays)."""
         if self.dtype.kind != "c":
             return Array._view_of(self, _views.Identity())
-        return Array._view_of(self, _views.ReadOnly(_elementwise().real, "real"))
+        return Array._view_of(self, _views.ReadOnly(_elementwise_complex().real, "real"))
 
     @property
     def imag(self) -> Array:
         """The imaginary part (read-only)."""
-        return Array._view_of(self, _views.ReadOnly(_elementwise().imag, "imag"))
+        return Array._view_of(self, _views.ReadOnly(_elementwise_complex().imag, "imag"))
 
     @property
     def flat(self) -> Array:
@@ -420,23 +431,21 @@ class Array(ArrayMethods):
             return self
         if isinstance(device, str) and device == "cpu":
             return Array(_bind_host_copy(self._value()))
-        from lazygraph.configuration import config
-
-        if config.backend != "jax":
+        try:
+            # the configured backend's device support, loaded now if need be
+            # (the backend keeps a first import of jax off numpy's random stream)
+            support = load_devices(config.backend)
+        except ValueError:
             raise ValueError(
                 f"to_device: unsupported device {device!r}; with the {config.backend!r} "
                 "backend lazygraph.numpy has only 'cpu' (jax devices need "
                 "lazygraph.config.backend = 'jax')"
-            )
-        from lazygraph._global_state import import_isolated
-
-        # may be the first import of jax, which must not shift numpy's random stream
-        jax_device = import_isolated("lazygraph.backends.jax.device")
-        target = jax_device.as_jax_device(device)
+            ) from None
+        target = support.as_device(device, "to_device")
         if target == current:
             return self
         value = _bind_host_copy(self._value())
-        jax_device.place(_bound_value(value), target)
+        support.place(_bound_value(value), target)
         return Array(value)
 
     def __jax_array__(self) -> Any:
@@ -445,10 +454,8 @@ class Array(ArrayMethods):
         :meth:`to_device`), else an upload to jax's default device."""
         import jax
 
-        from lazygraph.backends.jax.device import placement
-
         value = self._value()
-        found = placement(value)
+        found = devices.placement(value)
         if found is not None:
             return found[1]
         with jax.enable_x64(True):
@@ -808,7 +815,7 @@ class Array(ArrayMethods):
             return NotImplemented
         fast = _fast_power(self, other)
         if fast is not None:
-            return getattr(_elementwise(), fast)(self)
+            return getattr(_elementwise_unary(), fast)(self)
         return _binary("pow", self, other)
 
     def __rpow__(self, other: Any, mod: Any = None) -> Any:
@@ -857,16 +864,16 @@ class Array(ArrayMethods):
         return _binary("bitwise_right_shift", other, self)
 
     def __neg__(self) -> Array:
-        return _elementwise().negative(self)  # type: ignore[no-any-return]
+        return _elementwise_unary().negative(self)  # type: ignore[no-any-return]
 
     def __pos__(self) -> Array:
-        return _elementwise().positive(self)  # type: ignore[no-any-return]
+        return _elementwise_unary().positive(self)  # type: ignore[no-any-return]
 
     def __abs__(self) -> Array:
-        return _elementwise().abs(self)  # type: ignore[no-any-return]
+        return _elementwise_unary().abs(self)  # type: ignore[no-any-return]
 
     def __invert__(self) -> Array:
-        return _elementwise().bitwise_invert(self)  # type: ignore[no-any-return]
+        return _elementwise_unary().bitwise_invert(self)  # type: ignore[no-any-return]
 
     def __eq__(self, other: Any) -> Any:  # type: ignore[override]
         return _binary("equal", self, other)
@@ -940,7 +947,7 @@ class Array(ArrayMethods):
     def __ipow__(self, other: Any) -> Any:
         fast = _fast_power(self, other)
         if fast is not None:  # numpy's in-place ** takes the same unary fast path
-            result = getattr(_elementwise(), fast)(self)
+            result = getattr(_elementwise_unary(), fast)(self)
             self._assign(_views.inplace_result(self, result, fast))
             return self
         return self._inplace("pow", "power", other)
@@ -965,18 +972,15 @@ class Array(ArrayMethods):
 
 
 def _placed_devices(arr: Array) -> list[Any]:
-    """The jax devices the bound values ``arr`` is computed from were moved to."""
-    import sys
-
-    device_mod = sys.modules.get("lazygraph.backends.jax.device")
-    if device_mod is None or not device_mod._placed:  # nothing was ever moved
+    """The devices the bound values ``arr`` is computed from were moved to."""
+    if not devices.placed:  # nothing was ever moved
         return []
     from lazygraph.graph.traversal import graph_inputs
     from lazygraph.numpy._convert import _BOUND
 
     found = []
     for v in graph_inputs([arr._var]):
-        hit = device_mod.placement(_BOUND.get(v))
+        hit = devices.placement(_BOUND.get(v))
         if hit is not None:
             found.append(hit[0])
     return found

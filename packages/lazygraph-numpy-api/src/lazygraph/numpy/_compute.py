@@ -31,7 +31,7 @@ from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
-from lazygraph.graph.basic import Apply, Constant, Variable, _gc_paused
+from lazygraph.graph.basic import Apply, Constant, Variable, gc_paused
 from lazygraph.numpy._array import _LIVE, Array
 from lazygraph.numpy._convert import _BOUND, bind_result
 from lazygraph.numpy._eager import (
@@ -195,7 +195,7 @@ def _recent_pending() -> list[Array]:
     # under it, and skipping the look then would make which values a later
     # graph starts from (so its structure, and whether it compiles) depend on
     # when the collector ran
-    with _gc_paused():
+    with gc_paused():
         newest = list(itertools.islice(reversed(refs.values()), READERS_ARRAYS))
     arrays = []
     for ref in newest:

@@ -1,7 +1,7 @@
 """Array creation with numpy's signatures: ``array``, ``zeros``/``ones``/
 ``empty``/``full`` and their ``_like`` forms, ``arange``, ``linspace``,
 ``logspace``, ``eye``, ``identity``, ``tri``/``tril``/``triu``, ``diag``,
-``meshgrid``, ``copy`` and ``from_dlpack``.
+``diagflat``, ``vander``, ``meshgrid``, ``copy`` and ``from_dlpack``.
 
 Sizes may be ints or lazy 0-d integer arrays; sizes known when the graph is
 built become the result's static shape. numpy's ``order=`` (memory layout) and
@@ -24,6 +24,7 @@ from lazygraph.numpy._array import Array
 from lazygraph.numpy._convert import (
     LITERAL_SIZE_LIMIT,
     _holds_lazy,
+    as_tensor,
     as_variable,
     known_array,
     wrap,
@@ -37,7 +38,7 @@ __all__ = [
     "ascontiguousarray",
     "copy",
     "diag",
-    "diag_indices",
+    "diagflat",
     "empty",
     "empty_like",
     "eye",
@@ -45,8 +46,6 @@ __all__ = [
     "full",
     "full_like",
     "identity",
-    "indices",
-    "ix_",
     "linspace",
     "logspace",
     "meshgrid",
@@ -54,9 +53,8 @@ __all__ = [
     "ones_like",
     "tri",
     "tril",
-    "tril_indices",
     "triu",
-    "triu_indices",
+    "vander",
     "zeros",
     "zeros_like",
 ]
@@ -506,6 +504,41 @@ def diag(v: ArrayLike, k: int = 0) -> Array:
     return wrap(lt.where(eye_k, values, lt.zeros((), dtype=x.dtype)))
 
 
+def diagflat(v: ArrayLike, k: int = 0) -> Array:
+    """A 2-d array with the flattened ``v`` on its ``k``-th diagonal (``numpy.diagflat``).
+
+    >>> diagflat([[1, 2]]).compute()
+    array([[1, 0],
+           [0, 2]])
+    """
+    return diag(wrap(lt.ravel(as_tensor(v))), k)
+
+
+def vander(x: ArrayLike, N: int | None = None, increasing: bool = False) -> Array:
+    """The Vandermonde matrix of 1-d ``x``: columns ``x**(N-1), ..., x, 1``
+    (reversed with ``increasing``) (``numpy.vander``).
+
+    >>> vander([1, 2, 3], 3).compute()
+    array([[1, 1, 1],
+           [4, 2, 1],
+           [9, 3, 1]])
+    """
+    v = as_tensor(x)
+    if v.ndim != 1:
+        raise ValueError("x must be a one-dimensional array or sequence.")
+    n = v.type.shape[0] if N is None else int(N)
+    if n is None:
+        raise ValueError("vander: N must be given when the length of x is unknown")
+    dtype = np.promote_types(np.dtype(v.dtype), np.dtype(int))
+    column = lt.expand_dims(lt.cast(v, dtype), 1)
+    if n == 0:
+        return wrap(lt.getitem(lt.ones_like(column), (slice(None), slice(0, 0))))
+    ones = lt.ones_like(column)
+    parts = [ones] + [column] * (n - 1)
+    powers = lt.cumprod(lt.concatenate(parts, axis=1), axis=1)
+    return wrap(powers if increasing else lt.flip(powers, 1))
+
+
 def meshgrid(
     *xi: ArrayLike, copy: bool = True, sparse: bool = False, indexing: str = "xy"
 ) -> tuple[Array, ...]:
@@ -557,75 +590,3 @@ def ascontiguousarray(a: Any, dtype: DTypeLike = None, *, like: Any = None) -> A
 
     result = asarray(a, dtype=dtype)
     return wrap(lt.reshape(result._var, (1,))) if result.ndim == 0 else result
-
-
-def _index_constants(arrays: tuple[np.ndarray, ...]) -> tuple[Array, ...]:
-    return tuple(wrap(lt.constant(a)) for a in arrays)
-
-
-def triu_indices(n: int, k: int = 0, m: int | None = None) -> tuple[Array, ...]:
-    """The row and column indices of the upper triangle of an ``(n, m)`` array,
-    from the ``k``-th diagonal (``numpy.triu_indices``; sizes known when building).
-
-    >>> [i.compute() for i in triu_indices(2)]
-    [array([0, 0, 1]), array([0, 1, 1])]
-    """
-    return _index_constants(np.triu_indices(n, k, m))
-
-
-def tril_indices(n: int, k: int = 0, m: int | None = None) -> tuple[Array, ...]:
-    """The row and column indices of the lower triangle of an ``(n, m)`` array
-    (``numpy.tril_indices``).
-
-    >>> [i.compute() for i in tril_indices(2)]
-    [array([0, 1, 1]), array([0, 0, 1])]
-    """
-    return _index_constants(np.tril_indices(n, k, m))
-
-
-def diag_indices(n: int, ndim: int = 2) -> tuple[Array, ...]:
-    """The indices of the main diagonal of an ``n`` x ... x ``n`` array
-    (``numpy.diag_indices``).
-
-    >>> [i.compute() for i in diag_indices(2)]
-    [array([0, 1]), array([0, 1])]
-    """
-    return _index_constants(np.diag_indices(n, ndim))
-
-
-def indices(dimensions: Any, dtype: DTypeLike = int, sparse: bool = False) -> Any:
-    """A grid of the indices of an array of shape ``dimensions``
-    (``numpy.indices``): one array stacked along the first axis, or a tuple of
-    broadcastable arrays with ``sparse=True``.
-
-    >>> indices((2, 2)).compute()[0]
-    array([[0, 0],
-           [1, 1]])
-    """
-    grid = np.indices(tuple(dimensions), dtype=dtype, sparse=sparse)
-    if sparse:
-        return _index_constants(tuple(grid))
-    return wrap(lt.constant(grid))
-
-
-def ix_(*args: ArrayLike) -> tuple[Array, ...]:
-    """Open-mesh index arrays from 1-d sequences, for indexing the cross product
-    (``numpy.ix_``; boolean sequences become the indices of their true entries).
-
-    >>> [a.shape for a in ix_([0, 1], [2, 0, 1])]
-    [(2, 1), (1, 3)]
-    """
-    out = []
-    n = len(args)
-    for k, seq in enumerate(args):
-        v = lt.as_tensor_variable(as_variable(seq))
-        if v.ndim != 1:
-            raise ValueError("Cross index must be 1 dimensional")
-        if v.type.shape[0] == 0 and not isinstance(seq, Array):
-            v = lt.cast(v, "int64")  # numpy: an empty sequence is an empty index
-        if np.dtype(v.dtype).kind == "b":
-            (v,) = lt.nonzero(v)
-        shape = [1] * n
-        shape[k] = -1
-        out.append(wrap(lt.reshape(v, shape)))
-    return tuple(out)

@@ -45,12 +45,12 @@ from __future__ import annotations
 
 import functools
 import math
-import sys
 import weakref
 from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
+from lazygraph.compile.devices import devices as _devices
 from lazygraph.configuration import config
 from lazygraph.graph.basic import Apply, Constant, Variable
 from lazygraph.numpy import _fastlane, _views
@@ -493,10 +493,9 @@ def _inner_of_a_rule(node: Apply) -> bool:
 
 
 def _on_a_device(value: Any) -> bool:
-    device_mod = sys.modules.get("lazygraph.backends.jax.device")
-    if device_mod is None or not device_mod._placed:  # nothing was ever moved
+    if not _devices.placed:  # nothing was ever moved
         return False
-    return device_mod.placement(value) is not None
+    return _devices.placement(value) is not None
 
 
 def _qualifies(node: Apply) -> bool:

@@ -1,12 +1,16 @@
-"""The elementwise functions: numpy's binary ufuncs (with the array API names
-as aliases), the non-ufunc elementwise helpers numpy code uses (``clip``,
-``round``, ``real``, ``nan_to_num``...), and, re-exported, the unary functions
-of :mod:`lazygraph.numpy._elementwise_unary`.
+"""The elementwise functions of two or more operands: numpy's binary ufuncs
+(with the array API names as aliases), ``divmod``, ``heaviside`` and
+``float_power``, and ``clip`` and ``interp``. The one-operand functions are in
+:mod:`lazygraph.numpy._elementwise_unary`, those of complex numbers (``real``,
+``imag``, ``angle``...) in :mod:`lazygraph.numpy._elementwise_complex`.
 
 Promotion is numpy 2's (NEP 50): Python scalars are weak, so
 ``add(int8_array, 1)`` stays int8 while ``add(int8_array, numpy.int64(1))`` is
 int64. Where numpy would compute a float result in float16, lazygraph uses
 float32 (it has no float16).
+
+>>> clip([1, 5, 9], 2, 6).compute()
+array([2, 5, 6])
 """
 
 from __future__ import annotations
@@ -15,11 +19,11 @@ import builtins
 from typing import Any
 
 import lazygraph.tensor as lt
-from lazygraph.numpy import _elementwise_more, _elementwise_unary
+import numpy as np
 from lazygraph.numpy._array import Array
-from lazygraph.numpy._elementwise_more import *  # noqa: F403
-from lazygraph.numpy._elementwise_unary import *  # noqa: F403
-from lazygraph.numpy._ufunc import ArrayLike, apply_ufunc
+from lazygraph.numpy._convert import as_variable, wrap
+from lazygraph.numpy._errors import UnsupportedArgumentsError
+from lazygraph.numpy._ufunc import ArrayLike, apply_ufunc, reject_out, ufunc_dtype
 
 __all__ = [
     "add",
@@ -30,16 +34,24 @@ __all__ = [
     "bitwise_or",
     "bitwise_right_shift",
     "bitwise_xor",
+    "clip",
     "copysign",
     "divide",
+    "divmod",
     "equal",
+    "float_power",
     "floor_divide",
     "fmax",
     "fmin",
     "fmod",
+    "gcd",
     "greater",
     "greater_equal",
+    "heaviside",
     "hypot",
+    "interp",
+    "lcm",
+    "ldexp",
     "left_shift",
     "less",
     "less_equal",
@@ -60,8 +72,6 @@ __all__ = [
     "right_shift",
     "subtract",
     "true_divide",
-    *_elementwise_more.__all__,
-    *_elementwise_unary.__all__,
 ]
 
 
@@ -173,6 +183,35 @@ def nextafter(x1: ArrayLike, x2: ArrayLike, /, out: None = None, **kwargs: Any) 
     array([ 1.e+000, -5.e-324])
     """
     return apply_ufunc("nextafter", lt.nextafter, (x1, x2), out, kwargs)
+
+
+def ldexp(x1: ArrayLike, x2: ArrayLike, /, out: None = None, **kwargs: Any) -> Array:
+    """``x1 * 2**x2`` for an integer ``x2``, elementwise (``numpy.ldexp``).
+
+    >>> ldexp([1.5, 3.0], [2, -1]).compute()
+    array([6. , 1.5])
+    """
+    return apply_ufunc("ldexp", lt.ldexp, (x1, x2), out, kwargs)
+
+
+def gcd(x1: ArrayLike, x2: ArrayLike, /, out: None = None, **kwargs: Any) -> Array:
+    """The greatest common divisor of ``|x1|`` and ``|x2|``, elementwise
+    (``numpy.gcd``; integers only).
+
+    >>> gcd([12, 20], 8).compute()
+    array([4, 4])
+    """
+    return apply_ufunc("gcd", lt.gcd, (x1, x2), out, kwargs)
+
+
+def lcm(x1: ArrayLike, x2: ArrayLike, /, out: None = None, **kwargs: Any) -> Array:
+    """The least common multiple of ``|x1|`` and ``|x2|``, elementwise
+    (``numpy.lcm``; integers only).
+
+    >>> lcm([4, 6], 10).compute()
+    array([20, 30])
+    """
+    return apply_ufunc("lcm", lt.lcm, (x1, x2), out, kwargs)
 
 
 def logaddexp(x1: ArrayLike, x2: ArrayLike, /, out: None = None, **kwargs: Any) -> Array:
@@ -353,6 +392,175 @@ def right_shift(x1: ArrayLike, x2: ArrayLike, /, out: None = None, **kwargs: Any
     array([ 2, -2])
     """
     return apply_ufunc("right_shift", lt.bitwise_right_shift, (x1, x2), out, kwargs)
+
+
+# -- not plain ufunc wrappers ----------------------------------------------------
+
+
+def divmod(x1: ArrayLike, x2: ArrayLike, /, out: None = None, **kwargs: Any) -> tuple[Array, Array]:
+    """``(x1 // x2, x1 % x2)`` (``numpy.divmod``).
+
+    >>> q, r = divmod([7, -7], 3)
+    >>> q.compute(), r.compute()
+    (array([ 2, -3]), array([1, 2]))
+    """
+    reject_out("divmod", out)
+    return (
+        apply_ufunc("divmod", lt.floor_divide, (x1, x2), None, kwargs),
+        apply_ufunc("divmod", lt.remainder, (x1, x2), None, kwargs),
+    )
+
+
+def heaviside(x1: ArrayLike, x2: ArrayLike, /, out: None = None, **kwargs: Any) -> Array:
+    """The Heaviside step: 0 where ``x1 < 0``, ``x2`` where ``x1 == 0``, 1 where
+    ``x1 > 0``, NaN where ``x1`` is NaN (``numpy.heaviside``; float results).
+
+    >>> heaviside([-1.5, 0.0, 2.0], 0.5).compute()
+    array([0. , 0.5, 1. ])
+    """
+
+    def step(x: Any, h: Any) -> Any:
+        dtype = lt.result_type(x, h)
+        if np.dtype(dtype).kind not in "fc":
+            # numpy's first float loop both inputs cast to safely (no float16 here).
+            strong = [np.dtype(v.dtype) for v in (x, h) if not lt.is_weak_scalar(v)]
+            fits = all(np.can_cast(d, np.float32) for d in strong)
+            dtype = "float32" if strong and fits else "float64"
+        if np.dtype(dtype).kind == "c":
+            raise TypeError("heaviside: ufunc 'heaviside' not supported for complex input")
+        x = lt.cast(x, dtype) if not lt.is_weak_scalar(x) else float(x)
+        h = lt.cast(h, dtype) if not lt.is_weak_scalar(h) else float(h)
+        one, zero = lt.ones((), dtype=dtype), lt.zeros((), dtype=dtype)
+        signed = lt.where(lt.greater(x, 0), one, lt.where(lt.less(x, 0), zero, h))
+        return lt.where(lt.isnan(x), lt.add(x, zero), signed)
+
+    return apply_ufunc("heaviside", step, (x1, x2), out, kwargs)
+
+
+def float_power(x1: ArrayLike, x2: ArrayLike, /, out: None = None, **kwargs: Any) -> Array:
+    """``x1 ** x2`` computed in float64 (complex128 for complex input)
+    (``numpy.float_power``).
+
+    >>> float_power([2, 4], -1).compute()
+    array([0.5 , 0.25])
+    """
+
+    def power64(a: Any, b: Any) -> Any:
+        complex_input = builtins.any(
+            (isinstance(v, complex) if lt.is_weak_scalar(v) else np.dtype(v.dtype).kind == "c")
+            for v in (a, b)
+        )
+        dtype = "complex128" if complex_input else "float64"
+        return lt.pow(lt.cast(a, dtype), lt.cast(b, dtype))
+
+    return apply_ufunc("float_power", power64, (x1, x2), out, kwargs)
+
+
+_NO_VALUE: Any = object()
+
+
+def clip(
+    a: ArrayLike,
+    a_min: ArrayLike = _NO_VALUE,
+    a_max: ArrayLike = _NO_VALUE,
+    out: None = None,
+    *,
+    min: ArrayLike = _NO_VALUE,
+    max: ArrayLike = _NO_VALUE,
+    **kwargs: Any,
+) -> Array:
+    """``a`` limited to ``[a_min, a_max]`` (``numpy.clip``; the array API's
+    ``min=``/``max=`` keywords work too). NaN propagates; either bound may be None.
+
+    >>> clip([-2, 5, 9], 0, 6).compute()
+    array([0, 5, 6])
+    >>> clip([-2.0, 5.0], max=1.0).compute()
+    array([-2.,  1.])
+    """
+    if a_min is not _NO_VALUE and min is not _NO_VALUE:
+        raise TypeError("clip: pass either a_min or min, not both")
+    if a_max is not _NO_VALUE and max is not _NO_VALUE:
+        raise TypeError("clip: pass either a_max or max, not both")
+    lo = a_min if a_min is not _NO_VALUE else (None if min is _NO_VALUE else min)
+    hi = a_max if a_max is not _NO_VALUE else (None if max is _NO_VALUE else max)
+    dtype = ufunc_dtype("clip", out, kwargs)
+    x = as_variable(a)
+    if dtype is not None:
+        x = lt.cast(x, dtype)
+    x = lt.as_tensor_variable(x)
+    # The result dtype comes from all three operands at once (a float bound
+    # makes an int8 ``a`` float64 before an int bound is compared with it).
+    # Python ints are left out: weak, they never change the dtype.
+    others = [as_variable(b) for b in (lo, hi) if b is not None and type(b) is not int]
+    if others:
+        target = lt.result_type(x, *others)
+        if target != x.dtype:
+            x = lt.cast(x, target)
+    if np.dtype(x.dtype).kind in "iu":
+        # As numpy: a Python int bound beyond the integer dtype's range bounds
+        # nothing; any other out-of-range Python int is an OverflowError.
+        info = np.iinfo(x.dtype)
+        lo = None if type(lo) is int and lo <= info.min else lo
+        hi = None if type(hi) is int and hi >= info.max else hi
+    if lo is not None:
+        x = lt.maximum(x, as_variable(lo))
+    if hi is not None:
+        x = lt.minimum(x, as_variable(hi))
+    return wrap(lt.copy(x) if lo is None and hi is None else x)
+
+
+def interp(
+    x: ArrayLike,
+    xp: ArrayLike,
+    fp: ArrayLike,
+    left: Any = None,
+    right: Any = None,
+    period: Any = None,
+) -> Array:
+    """Piecewise-linear interpolation of the points ``(xp, fp)`` (``xp``
+    increasing) at ``x`` (``numpy.interp``); ``left``/``right`` (default
+    ``fp[0]``/``fp[-1]``) outside ``xp``'s range.
+
+    >>> interp([0.5, 2.5, 9.0], [0.0, 1.0, 3.0], [0.0, 10.0, 30.0]).compute()
+    array([ 5., 25., 30.])
+    """
+    if period is not None:
+        raise UnsupportedArgumentsError("interp: period= is not supported by lazygraph")
+    xv = lt.as_tensor_variable(as_variable(x))
+    xpv = lt.as_tensor_variable(as_variable(xp))
+    fpv = lt.as_tensor_variable(as_variable(fp))
+    if xpv.ndim != 1 or fpv.ndim != 1:
+        raise ValueError("interp: xp and fp must be 1-d sequences")
+    n, nf = xpv.type.shape[0], fpv.type.shape[0]
+    if n is not None and nf is not None and n != nf:
+        raise ValueError("fp and xp are not of the same length.")
+    if n == 0:
+        raise ValueError("array of sample points is empty")
+    out_dtype = "complex128" if np.dtype(fpv.dtype).kind == "c" else "float64"
+    xv, xpv = lt.cast(xv, "float64"), lt.cast(xpv, "float64")
+    fpv = lt.cast(fpv, out_dtype)
+    size = lt.shape_tuple(xpv)[0]
+    last = lt.subtract(size, 1)
+    # j: the last sample point <= x, within [0, n - 2] (or 0 for one point).
+    j = lt.subtract(lt.searchsorted(xpv, xv, side="right"), 1)
+    j = lt.clip(j, 0, lt.maximum(lt.subtract(size, 2), 0))
+    j1 = lt.minimum(lt.add(j, 1), last)
+    x0, x1 = lt.take(xpv, j), lt.take(xpv, j1)
+    f0, f1 = lt.take(fpv, j), lt.take(fpv, j1)
+    slope = lt.divide(lt.subtract(f1, f0), lt.subtract(x1, x0))
+    inside = lt.add(lt.multiply(slope, lt.subtract(xv, x0)), f0)
+    # As numpy's kernel: a NaN (from an infinite slope) retried from the right
+    # end, then the common value of a flat segment; sample points give exact values.
+    retry = lt.add(lt.multiply(slope, lt.subtract(xv, x1)), f1)
+    inside = lt.where(lt.isnan(inside), retry, inside)
+    inside = lt.where(lt.logical_and(lt.isnan(inside), lt.equal(f0, f1)), f0, inside)
+    inside = lt.where(lt.equal(xv, x0), f0, inside)
+    inside = lt.where(lt.equal(xv, x1), f1, inside)
+    lo = lt.take(fpv, 0) if left is None else lt.cast(as_variable(left), out_dtype)
+    hi = lt.take(fpv, last) if right is None else lt.cast(as_variable(right), out_dtype)
+    result = lt.where(lt.less(xv, lt.take(xpv, 0)), lo, inside)
+    result = lt.where(lt.greater(xv, lt.take(xpv, last)), hi, result)
+    return wrap(lt.where(lt.isnan(xv), lt.add(xv, lt.zeros((), dtype=out_dtype)), result))
 
 
 atan2 = arctan2

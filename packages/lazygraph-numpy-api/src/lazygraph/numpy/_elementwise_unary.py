@@ -1,7 +1,9 @@
-"""The one-argument elementwise functions (numpy's unary ufuncs), with the
-array API names as aliases (``acos`` is ``arccos``, as in numpy 2).
+"""The one-argument elementwise functions: numpy's unary ufuncs, with the
+array API names as aliases (``acos`` is ``arccos``, as in numpy 2), and
+``fabs``, ``round``/``around``, ``isposinf``/``isneginf``, ``nan_to_num`` and
+``sinc``.
 
-Each accepts numpy's ufunc keywords: ``dtype=`` (compute in that dtype),
+The ufuncs accept numpy's ufunc keywords: ``dtype=`` (compute in that dtype),
 ``casting``/``order``/``subok`` (accepted); ``out=`` and ``where=`` raise, since
 lazygraph arrays are values, not buffers.
 """
@@ -13,7 +15,8 @@ from typing import Any
 import lazygraph.tensor as lt
 import numpy as np
 from lazygraph.numpy._array import Array
-from lazygraph.numpy._ufunc import ArrayLike, apply_ufunc
+from lazygraph.numpy._convert import as_variable, wrap
+from lazygraph.numpy._ufunc import ArrayLike, apply_ufunc, reject_out, ufunc_dtype
 
 __all__ = [
     "abs",
@@ -26,6 +29,7 @@ __all__ = [
     "arcsinh",
     "arctan",
     "arctanh",
+    "around",
     "asin",
     "asinh",
     "atan",
@@ -43,26 +47,33 @@ __all__ = [
     "exp",
     "exp2",
     "expm1",
+    "fabs",
     "floor",
     "invert",
     "isfinite",
     "isinf",
     "isnan",
+    "isneginf",
+    "isposinf",
     "log",
     "log1p",
     "log2",
     "log10",
     "logical_not",
+    "nan_to_num",
     "negative",
     "positive",
     "rad2deg",
     "radians",
     "reciprocal",
     "rint",
+    "round",
     "sign",
     "signbit",
     "sin",
+    "sinc",
     "sinh",
+    "spacing",
     "sqrt",
     "square",
     "tan",
@@ -448,3 +459,123 @@ bitwise_not = invert
 conj = conjugate
 degrees = rad2deg
 radians = deg2rad
+
+
+def spacing(x: ArrayLike, /, out: None = None, **kwargs: Any) -> Array:
+    """The distance from ``x`` to the next larger-magnitude float, elementwise
+    (``numpy.spacing``; integers in float).
+
+    >>> spacing([1.0]).compute()
+    array([2.22044605e-16])
+    """
+    return apply_ufunc("spacing", lt.spacing, (x,), out, kwargs)
+
+
+# -- not plain ufunc wrappers ----------------------------------------------------
+
+
+def fabs(x: ArrayLike, /, out: None = None, **kwargs: Any) -> Array:
+    """The absolute value as a float, for real input (``numpy.fabs``).
+
+    >>> fabs([-1, 2]).compute()
+    array([1., 2.])
+    """
+    dtype = ufunc_dtype("fabs", out, kwargs)
+    v = lt.as_tensor_variable(as_variable(x))
+    if np.dtype(v.dtype).kind == "c":
+        raise TypeError("fabs: ufunc 'fabs' not supported for complex input dtypes")
+    result = lt.abs(lt.cast(v, dtype or lt.upcast_to_float(v.dtype)))
+    return wrap(result)
+
+
+def round(a: ArrayLike, decimals: int = 0, out: None = None) -> Array:
+    """Round to ``decimals`` decimal places, halves to even (``numpy.round``);
+    integers stay integers, and a negative ``decimals`` rounds to tens, hundreds...
+
+    >>> round([1.234, 5.678], 1).compute()
+    array([1.2, 5.7])
+    >>> round([0.5, 1.5, 2.5]).compute()
+    array([0., 2., 2.])
+    """
+    reject_out("round", out)
+    return wrap(lt.round(as_variable(a), int(decimals)))
+
+
+around = round
+
+
+def _real_tensor(name: str, x: ArrayLike) -> Any:
+    v = lt.as_tensor_variable(as_variable(x))
+    if np.dtype(v.dtype).kind == "c":
+        raise TypeError(f"{name}: this operation is not supported for complex values")
+    return v
+
+
+def isposinf(x: ArrayLike, out: None = None) -> Array:
+    """Whether each element is positive infinity (``numpy.isposinf``).
+
+    >>> isposinf([1.0, float("inf"), float("-inf")]).compute()
+    array([False,  True, False])
+    """
+    reject_out("isposinf", out)
+    v = _real_tensor("isposinf", x)
+    return wrap(lt.logical_and(lt.isinf(v), lt.greater(v, 0)))
+
+
+def isneginf(x: ArrayLike, out: None = None) -> Array:
+    """Whether each element is negative infinity (``numpy.isneginf``).
+
+    >>> isneginf([1.0, float("inf"), float("-inf")]).compute()
+    array([False, False,  True])
+    """
+    reject_out("isneginf", out)
+    v = _real_tensor("isneginf", x)
+    return wrap(lt.logical_and(lt.isinf(v), lt.less(v, 0)))
+
+
+def _nan_to_num_real(v: Any, nan: Any, posinf: Any, neginf: Any) -> Any:
+    info = np.finfo(v.dtype)
+    posinf = info.max if posinf is None else posinf
+    neginf = info.min if neginf is None else neginf
+    fill = lt.where(lt.greater(v, 0), lt.cast(posinf, v.dtype), lt.cast(neginf, v.dtype))
+    v = lt.where(lt.isinf(v), fill, v)
+    return lt.where(lt.isnan(v), lt.cast(nan, v.dtype), v)
+
+
+def nan_to_num(
+    x: ArrayLike,
+    copy: bool = True,
+    nan: float = 0.0,
+    posinf: float | None = None,
+    neginf: float | None = None,
+) -> Array:
+    """NaN replaced by ``nan``, infinities by ``posinf``/``neginf`` (default the
+    dtype's largest and smallest finite values) (``numpy.nan_to_num``); integers
+    and bools are returned unchanged, complex numbers have both parts replaced.
+
+    >>> nan_to_num([float("nan"), float("inf"), 1.0], posinf=9.0).compute()
+    array([0., 9., 1.])
+    """
+    v = lt.as_tensor_variable(as_variable(x))
+    kind = np.dtype(v.dtype).kind
+    if kind == "f":
+        return wrap(_nan_to_num_real(v, nan, posinf, neginf))
+    if kind == "c":
+        re = _nan_to_num_real(lt.real(v), nan, posinf, neginf)
+        im = _nan_to_num_real(lt.imag(v), nan, posinf, neginf)
+        return wrap(lt.add(lt.cast(re, v.dtype), lt.multiply(lt.cast(im, v.dtype), 1j)))
+    return wrap(lt.copy(v))
+
+
+def sinc(x: ArrayLike) -> Array:
+    """The normalized sinc ``sin(pi x) / (pi x)``, 1 at 0 (``numpy.sinc``).
+
+    >>> sinc([0.0, 0.5, 1.0]).compute().round(6)
+    array([1.     , 0.63662, 0.     ])
+    """
+    v = lt.as_tensor_variable(as_variable(x))
+    if np.dtype(v.dtype).kind not in "fc":
+        v = lt.cast(v, "float64")
+    # As numpy: where x == 0 use a tiny argument instead, so the ratio is 1.
+    y = lt.multiply(np.pi, lt.where(lt.equal(v, 0), lt.full((), 1.0e-20, dtype=v.dtype), v))
+    return wrap(lt.divide(lt.sin(y), y))

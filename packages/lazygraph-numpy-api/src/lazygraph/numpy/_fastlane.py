@@ -37,11 +37,11 @@ checks.
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
+from lazygraph.compile.devices import devices as _devices
 from lazygraph.configuration import config
 from lazygraph.tensor.fperrors import call_quietly, quiet
 from lazygraph.tensor.scalar import ScalarOp
@@ -62,15 +62,13 @@ _NEVER, _WITH_A_ONE, _ALWAYS = 0, 1, 2
 UNDECIDED: Any = object()
 _INT64_MIN, _INT64_MAX = -(2**63), 2**63 - 1
 _INT64 = np.dtype(np.int64)
-_modules = sys.modules
 
 
 def _kinds(fn: Callable[..., Any], args: Sequence[Any]) -> tuple[tuple[Any, ...], list[Any]] | None:
     """The key of ``fn`` on ``args`` and the values the ufunc takes, when every
     operand is a known array (not a view), a numpy scalar or a Python scalar;
-    None otherwise (a value placed on a jax device is computed there)."""
-    device = _modules.get("lazygraph.backends.jax.device")
-    placed = device is not None and device._placed
+    None otherwise (a value placed on a device is computed there)."""
+    placed = _devices.placed  # (one read: empty unless something was ever placed)
     key: list[Any] = [fn]
     values: list[Any] = []
     for a in args:
@@ -83,7 +81,7 @@ def _kinds(fn: Callable[..., Any], args: Sequence[Any]) -> tuple[tuple[Any, ...]
                 v = _learn_value(a)
                 if v is None:
                     return None
-            if placed and device.placement(v) is not None:
+            if placed and _devices.placement(v) is not None:
                 return None  # computed on its device
             key.append(v.dtype)
             values.append(v)

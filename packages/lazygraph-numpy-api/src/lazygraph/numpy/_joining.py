@@ -1,7 +1,8 @@
 """Joining and splitting arrays with numpy's signatures: ``concatenate``/
 ``concat``, ``stack``, ``hstack``/``vstack``/``dstack``/``column_stack``,
 ``append``, ``split``/``array_split``/``hsplit``/``vsplit``/``dsplit`` and
-``unstack`` (re-exported by :mod:`lazygraph.numpy._manipulation`).
+``unstack`` (the other manipulation functions are in
+:mod:`lazygraph.numpy._manipulation`).
 
 A sequence argument may be a list or tuple of arrays, or one array (split along
 its first axis, as numpy iterates over it).

@@ -1,13 +1,14 @@
 """Shape and structure manipulation with numpy's signatures: reshaping and
-transposing, joining and splitting, flipping/rolling/repeating, padding, and
-``take``/``take_along_axis``.
+transposing, flipping/rolling/repeating, and padding. Joining and splitting are
+in :mod:`lazygraph.numpy._joining`, ``take``/``take_along_axis`` in
+:mod:`lazygraph.numpy._indexing`.
 
 Bad axes raise ``numpy.exceptions.AxisError`` and bad shapes ``ValueError``,
 naming the function, when the graph is built.
 
 >>> x = reshape(arange(6), (2, 3))
->>> moveaxis(x, 0, -1).shape, concatenate([x, x], axis=None).shape
-((3, 2), (12,))
+>>> moveaxis(x, 0, -1).shape, ravel(x).shape
+((3, 2), (6,))
 """
 
 from __future__ import annotations
@@ -17,14 +18,12 @@ from typing import Any
 
 import lazygraph.tensor as lt
 import numpy as np
-from lazygraph.numpy import _joining
 from lazygraph.numpy._array import Array
 from lazygraph.numpy._convert import as_tensor, as_variable, wrap
 from lazygraph.numpy._creation import arange  # noqa: F401 - used by the examples
 from lazygraph.numpy._errors import UnsupportedArgumentsError
-from lazygraph.numpy._joining import *  # noqa: F403
 from lazygraph.numpy._joining import _wrap_all
-from lazygraph.numpy._ufunc import ArrayLike, reject_out
+from lazygraph.numpy._ufunc import ArrayLike
 from lazygraph.tensor.elemwise import DimShuffle
 from lazygraph.tensor.shape import normalize_axis
 
@@ -47,16 +46,14 @@ __all__ = [
     "repeat",
     "reshape",
     "roll",
+    "rollaxis",
     "rot90",
     "shape",
     "size",
     "squeeze",
     "swapaxes",
-    "take",
-    "take_along_axis",
     "tile",
     "transpose",
-    *_joining.__all__,
 ]
 
 
@@ -210,6 +207,25 @@ def moveaxis(a: ArrayLike, source: Any, destination: Any) -> Array:
     (2, 3, 1)
     """
     return shuffled(a, lt.moveaxis(as_variable(a), source, destination))
+
+
+def rollaxis(a: ArrayLike, axis: int, start: int = 0) -> Array:
+    """``a`` with ``axis`` moved to before position ``start`` (``numpy.rollaxis``;
+    prefer ``moveaxis``).
+
+    >>> from lazygraph.numpy import zeros
+    >>> rollaxis(zeros((2, 3, 4)), 2).shape
+    (4, 2, 3)
+    """
+    x = as_tensor(a)
+    n = x.ndim
+    axis = normalize_axis(axis, n, "rollaxis")
+    if not -n <= start <= n:
+        raise np.exceptions.AxisError(f"rollaxis: start={start} is out of range for {n} dims")
+    start = start + n if start < 0 else start
+    if start > axis:
+        start -= 1
+    return shuffled(a, x if axis == start else lt.moveaxis(x, axis, start))
 
 
 def expand_dims(a: ArrayLike, axis: int | Sequence[int] = 0) -> Array:
@@ -424,40 +440,3 @@ def pad(array: ArrayLike, pad_width: Any, mode: str = "constant", **kwargs: Any)
     if values is not None and not isinstance(values, int | float | complex):
         values = np.asarray(values).tolist()
     return wrap(lt.pad(as_variable(array), pad_width, mode=mode, constant_values=values))
-
-
-# -- indexing functions -----------------------------------------------------------
-
-
-def take(
-    a: ArrayLike, indices: ArrayLike, axis: int | None = None, out: None = None, mode: str = "raise"
-) -> Array:
-    """Elements of ``a`` at ``indices`` along ``axis`` (of the flattened array if
-    None) (``numpy.take``; ``mode`` ``"raise"``, ``"wrap"`` or ``"clip"``).
-
-    >>> take([10, 20, 30], [2, 0]).compute()
-    array([30, 10])
-    >>> take([10, 20, 30], [5, -4], mode="wrap").compute()
-    array([30, 30])
-    """
-    reject_out("take", out)
-    if mode not in ("raise", "wrap", "clip"):
-        raise ValueError(f"take: mode must be 'raise', 'wrap' or 'clip' (got {mode!r})")
-    x = as_tensor(a)
-    idx = as_variable(indices)
-    if mode != "raise":
-        if axis is None:
-            x, axis = lt.ravel(x), 0
-        n = lt.shape_tuple(x)[normalize_axis(axis, x.ndim, "take")]
-        idx = lt.remainder(idx, n) if mode == "wrap" else lt.clip(idx, 0, lt.subtract(n, 1))
-    return wrap(lt.take(x, idx, axis=axis))
-
-
-def take_along_axis(arr: ArrayLike, indices: ArrayLike, axis: int | None = -1) -> Array:
-    """Values of ``arr`` at ``indices`` matched along ``axis``, as returned by
-    ``argsort`` (``numpy.take_along_axis``).
-
-    >>> take_along_axis([[3, 1, 2]], [[1, 2, 0]], axis=1).compute()
-    array([[1, 2, 3]])
-    """
-    return wrap(lt.take_along_axis(as_variable(arr), as_variable(indices), axis=axis))

@@ -27,18 +27,17 @@ value read while recording, random draws) takes the ordinary path.
 from __future__ import annotations
 
 import inspect
-import sys
 from collections.abc import Callable
 from typing import Any
 
 import numpy as np
+from lazygraph.compile.devices import devices as _devices
 from lazygraph.configuration import config
 from lazygraph.graph.basic import Apply, Constant, Variable
 from lazygraph.tensor.fperrors import call_quietly
 
 __all__: list[str] = []
 
-_modules = sys.modules
 
 #: returned when a call is not replayed (the caller runs the function)
 MISS: Any = object()
@@ -149,15 +148,14 @@ def call(func: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, Any]
     views = _VIEWS_OK.get(func)
     if views is None:
         views = _VIEWS_OK[func] = _reads_no_layout(func)
-    device = _modules.get("lazygraph.backends.jax.device")
-    placed = device is not None and device._placed
+    placed = _devices.placed  # (one read: empty unless something was ever placed)
     try:
         entries = []
         for a in args:  # (inline for the common case: a known array, not a view)
             if type(a) is _ARRAY and a._base is None:
                 v = a._known
                 if v is not None and not v.flags.writeable:
-                    if placed and device.placement(v) is not None:
+                    if placed and _devices.placement(v) is not None:
                         return MISS  # computed on its device
                     raw.append(v)
                     entries.append(a._cur.type)

@@ -14,11 +14,8 @@ from __future__ import annotations
 from typing import Any
 
 import lazygraph.tensor as lt
-import numpy as np
-from lazygraph.numpy import _numpy_more
 from lazygraph.numpy._array import Array
 from lazygraph.numpy._convert import as_variable, wrap
-from lazygraph.numpy._numpy_more import *  # noqa: F403
 from lazygraph.numpy._ufunc import ArrayLike, reject_out
 
 __all__ = [
@@ -30,10 +27,7 @@ __all__ = [
     "flatnonzero",
     "nonzero",
     "searchsorted",
-    "select",
-    "unravel_index",
     "where",
-    *_numpy_more.__all__,
 ]
 
 _NO_VALUE: Any = object()
@@ -149,53 +143,3 @@ def extract(condition: ArrayLike, arr: ArrayLike) -> Array:
     cond = lt.ravel(lt.as_tensor_variable(as_variable(condition)))
     (idx,) = lt.nonzero(cond)
     return wrap(lt.take(flat, idx))
-
-
-def select(condlist: Any, choicelist: Any, default: ArrayLike = 0) -> Array:
-    """Elements of the first choice whose condition is true, else ``default``
-    (``numpy.select``); all broadcast, conditions must be boolean.
-
-    >>> select([[True, False, False], [True, True, False]], [[1, 2, 3], [4, 5, 6]], -1).compute()
-    array([ 1,  5, -1])
-    """
-    conds = [lt.as_tensor_variable(as_variable(c)) for c in condlist]
-    choices = [as_variable(c) for c in choicelist]
-    if len(conds) != len(choices):
-        raise ValueError("list of cases must be same length as list of conditions")
-    if not choices:
-        raise ValueError("select with an empty condition list is not possible")
-    for i, c in enumerate(conds):
-        if np.dtype(c.dtype).kind != "b":
-            raise TypeError(f"invalid entry {i} in condlist: should be boolean ndarray")
-    default = as_variable(default)
-    dtype = lt.result_type(*choices, default)
-    result = lt.cast(default, dtype) if lt.is_weak_scalar(default) else default
-    for cond, choice in zip(reversed(conds), reversed(choices), strict=True):
-        result = lt.where(cond, choice, result)
-    # Every condition and choice took part in a where: the result is broadcast.
-    return wrap(lt.cast(result, dtype))
-
-
-def unravel_index(indices: ArrayLike, shape: Any, order: str = "C") -> tuple[Array, ...]:
-    """The coordinates in an array of ``shape`` of each flat index
-    (``numpy.unravel_index``; ``shape`` known when building).
-
-    >>> [c.compute() for c in unravel_index([5, 1], (2, 3))]
-    [array([1, 0]), array([2, 1])]
-    """
-    dims = (int(shape),) if isinstance(shape, int | np.integer) else tuple(int(s) for s in shape)
-    if order not in ("C", "F"):
-        raise ValueError("only 'C' or 'F' order is permitted")
-    idx = lt.as_tensor_variable(as_variable(indices))
-    if np.dtype(idx.dtype).kind not in "iu":
-        raise TypeError("only int indices permitted")
-    # Out-of-range indices (a ValueError in numpy) are not checked lazily.
-    idx = lt.cast(idx, "int64")
-    coords: list[Any] = []
-    strides = list(reversed(dims)) if order == "C" else list(dims)
-    for n in strides:
-        coords.append(lt.remainder(idx, n))
-        idx = lt.floor_divide(idx, n)
-    if order == "C":
-        coords.reverse()
-    return tuple(wrap(c) for c in coords)

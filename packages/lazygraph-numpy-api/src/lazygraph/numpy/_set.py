@@ -1,6 +1,7 @@
 """Set functions: numpy's ``unique`` (with its ``return_*`` flags and
 ``equal_nan``), the array API's ``unique_all``/``unique_counts``/
-``unique_inverse``/``unique_values``, and ``isin``.
+``unique_inverse``/``unique_values``, ``isin``, and numpy's set operations on
+1-d arrays ``union1d``, ``intersect1d`` and ``setdiff1d``.
 
 The number of unique values is known only when computed, so results have an
 unknown size until then.
@@ -17,13 +18,16 @@ from typing import Any, NamedTuple
 import lazygraph.tensor as lt
 import numpy as np
 from lazygraph.numpy._array import Array
-from lazygraph.numpy._convert import as_variable, wrap
+from lazygraph.numpy._convert import as_tensor, as_variable, wrap
 from lazygraph.numpy._errors import UnsupportedArgumentsError
 from lazygraph.numpy._ufunc import ArrayLike
 from lazygraph.tensor.shape import normalize_axis
 
 __all__ = [
+    "intersect1d",
     "isin",
+    "setdiff1d",
+    "union1d",
     "unique",
     "unique_all",
     "unique_counts",
@@ -175,3 +179,42 @@ def isin(
     padded = lt.concatenate([ordered, lt.zeros((1,), dtype=ordered.dtype)])
     found = lt.logical_and(lt.less(at, n), lt.equal(lt.take(padded, at), x))
     return wrap(lt.logical_not(found) if invert else found)
+
+
+def _set_operand(x: ArrayLike) -> Any:
+    return lt.ravel(as_tensor(x))
+
+
+def union1d(ar1: ArrayLike, ar2: ArrayLike) -> Array:
+    """The sorted unique values in either array (``numpy.union1d``).
+
+    >>> union1d([3, 1], [2, 1]).compute()
+    array([1, 2, 3])
+    """
+    both = lt.concatenate([_set_operand(ar1), _set_operand(ar2)])
+    return unique(wrap(both))  # type: ignore[no-any-return]
+
+
+def intersect1d(ar1: ArrayLike, ar2: ArrayLike, assume_unique: bool = False) -> Array:
+    """The sorted unique values in both arrays (``numpy.intersect1d``).
+
+    >>> intersect1d([3, 1, 2], [2, 3, 5]).compute()
+    array([2, 3])
+    """
+    first, second = _set_operand(ar1), _set_operand(ar2)
+    values = unique(wrap(first))
+    mask = isin(values, wrap(second))
+    # numpy finds the common values in the concatenation: their promoted dtype.
+    common = lt.getitem(values._var, mask._var)
+    return wrap(lt.cast(common, lt.result_type(first, second)))
+
+
+def setdiff1d(ar1: ArrayLike, ar2: ArrayLike, assume_unique: bool = False) -> Array:
+    """The sorted unique values of ``ar1`` not in ``ar2`` (``numpy.setdiff1d``).
+
+    >>> setdiff1d([3, 1, 2, 1], [2]).compute()
+    array([1, 3])
+    """
+    values = unique(wrap(_set_operand(ar1)))
+    mask = isin(values, wrap(_set_operand(ar2)), invert=True)
+    return wrap(lt.getitem(values._var, mask._var))

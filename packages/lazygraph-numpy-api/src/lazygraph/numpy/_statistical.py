@@ -1,6 +1,9 @@
 """Reductions and statistics with numpy's signatures: ``sum``, ``prod``,
 ``mean``, ``var``, ``std``, ``max``/``min`` (and ``amax``/``amin``), ``ptp``,
-``median``, ``average``, the cumulative functions, and ``nansum``/``nanmean``.
+``average``, the cumulative functions, and ``cov``/``corrcoef``. The
+NaN-ignoring forms are in :mod:`lazygraph.numpy._statistical_nan`, ``median``,
+``quantile`` and ``percentile`` in :mod:`lazygraph.numpy._statistical_order`,
+histograms in :mod:`lazygraph.numpy._statistical_histogram`.
 
 ``axis`` may be an int, a tuple or None; out-of-range axes raise numpy's
 ``AxisError`` naming the function. ``keepdims``, ``dtype``, ``initial`` work as
@@ -17,11 +20,9 @@ from typing import Any
 
 import lazygraph.tensor as lt
 import numpy as np
-from lazygraph.numpy import _statistical_more
 from lazygraph.numpy._array import Array
-from lazygraph.numpy._convert import as_axis, as_tensor, as_variable, nan_replaced, wrap
+from lazygraph.numpy._convert import as_axis, as_tensor, as_variable, wrap
 from lazygraph.numpy._errors import UnsupportedArgumentsError
-from lazygraph.numpy._statistical_more import *  # noqa: F403
 from lazygraph.numpy._ufunc import ArrayLike, DTypeLike, reject_out
 from lazygraph.tensor.shape import normalize_axes
 
@@ -29,22 +30,20 @@ __all__ = [
     "amax",
     "amin",
     "average",
+    "corrcoef",
+    "cov",
     "cumprod",
     "cumsum",
     "cumulative_prod",
     "cumulative_sum",
     "max",
     "mean",
-    "median",
     "min",
-    "nanmean",
-    "nansum",
     "prod",
     "ptp",
     "std",
     "sum",
     "var",
-    *_statistical_more.__all__,
 ]
 
 _NO_VALUE: Any = object()
@@ -259,49 +258,6 @@ def std(
     )
 
 
-def median(
-    a: ArrayLike,
-    axis: Any = None,
-    out: None = None,
-    overwrite_input: bool = False,
-    keepdims: bool = False,
-) -> Array:
-    """The median over ``axis`` (``numpy.median``): the mean of the two middle
-    values for an even count; NaN if any value along ``axis`` is NaN. The sizes
-    of the reduced axes must be known when the graph is built.
-
-    >>> median([[1.0, 7.0, 3.0], [4.0, 2.0, 6.0]], axis=1).compute()
-    array([3., 4.])
-    """
-    reject_out("median", out)
-    x = as_tensor(a)
-    axes = normalize_axes(as_axis(axis), x.ndim, "median")
-    kept = [i for i in range(x.ndim) if i not in axes]
-    sizes = lt.shape_tuple(x)
-    n = 1
-    for i in axes:
-        if not isinstance(sizes[i], int):
-            raise ValueError("median: the sizes of the reduced axes must be known")
-        n *= sizes[i]
-    flat = lt.reshape(lt.transpose(x, kept + list(axes)), [*(sizes[i] for i in kept), n])
-    if np.dtype(flat.dtype).kind in "biu":
-        flat = lt.cast(flat, "float64")
-    if n == 0:
-        result = lt.mean(flat, axis=-1)
-    else:
-        ordered = lt.sort(flat, axis=-1)
-        # As numpy: the mean of the middle one or two values (so signed zeros,
-        # infinities and the dtype come out as numpy's), NaN if any value is NaN.
-        middle = lt.getitem(ordered, (Ellipsis, slice((n - 1) // 2, n // 2 + 1)))
-        result = lt.mean(middle, axis=-1)
-        if np.dtype(flat.dtype).kind in "fc":
-            last = lt.getitem(ordered, (Ellipsis, n - 1))
-            result = lt.where(lt.isnan(last), last, result)
-    if keepdims and axes:
-        result = lt.expand_dims(result, axes)
-    return wrap(result)
-
-
 def average(
     a: ArrayLike,
     axis: Any = None,
@@ -418,46 +374,82 @@ def cumulative_prod(
     )
 
 
-def nansum(
-    a: ArrayLike,
-    axis: Any = None,
+# -- correlating -----------------------------------------------------------------
+
+
+def cov(
+    m: ArrayLike,
+    y: ArrayLike = None,
+    rowvar: bool = True,
+    bias: bool = False,
+    ddof: int | None = None,
+    fweights: Any = None,
+    aweights: Any = None,
+    *,
     dtype: DTypeLike = None,
-    out: None = None,
-    keepdims: bool = False,
 ) -> Array:
-    """The sum over ``axis`` treating NaN as zero (``numpy.nansum``).
+    """The covariance matrix of the variables in the rows of ``m`` (columns when
+    ``rowvar=False``), with ``y``'s variables appended (``numpy.cov``; divides by
+    ``N - 1``, or ``N`` with ``bias``, or ``N - ddof``).
 
-    >>> nansum([1.0, float("nan"), 2.0]).compute()
-    array(3.)
+    >>> cov([[0.0, 1.0, 2.0], [2.0, 1.0, 0.0]]).compute()
+    array([[ 1., -1.],
+           [-1.,  1.]])
     """
-    reject_out("nansum", out)
-    x = as_tensor(a)
-    x = nan_replaced(x, 0)
-    return wrap(lt.sum(x, axis=as_axis(axis), dtype=dtype, keepdims=keepdims))
+    if fweights is not None or aweights is not None:
+        raise UnsupportedArgumentsError("cov: fweights and aweights are not supported by lazygraph")
+    x = as_tensor(m)
+    if x.ndim > 2:
+        raise ValueError("m has more than 2 dimensions")
+    w = None if y is None else as_tensor(y)
+    if w is not None and w.ndim > 2:
+        raise ValueError("y has more than 2 dimensions")
+    if dtype is not None:
+        dt = np.dtype(dtype)
+    else:
+        dt = np.result_type(*(np.dtype(v.dtype) for v in (x, w) if v is not None), np.float64)
+    ndim = x.ndim
+    x = lt.cast(x, dt)
+    x = lt.reshape(x, (1, -1)) if x.ndim < 2 else x
+    if not rowvar and ndim != 1:
+        x = lt.transpose(x)
+    if x.type.shape[0] == 0:
+        return wrap(lt.zeros((0, 0), dtype="float64"))
+    if w is not None:
+        w = lt.cast(w, dt)
+        w = lt.reshape(w, (1, -1)) if w.ndim < 2 else w
+        if not rowvar and w.type.shape[0] != 1:
+            w = lt.transpose(w)
+        x = lt.concatenate([x, w], axis=0)
+    if ddof is None:
+        ddof = 0 if bias else 1
+    count = lt.shape_tuple(x)[1]
+    centered = lt.subtract(x, lt.mean(x, axis=1, keepdims=True))
+    fact = lt.maximum(lt.subtract(count, ddof), 0)
+    product = lt.matmul(centered, lt.conj(lt.transpose(centered)))
+    result = lt.divide(product, lt.cast(fact, lt.real(product).dtype))
+    return wrap(lt.squeeze(result))
 
 
-def nanmean(
-    a: ArrayLike,
-    axis: Any = None,
-    dtype: DTypeLike = None,
-    out: None = None,
-    keepdims: bool = False,
+def corrcoef(
+    x: ArrayLike, y: ArrayLike = None, rowvar: bool = True, *, dtype: DTypeLike = None
 ) -> Array:
-    """The mean over ``axis`` ignoring NaNs (``numpy.nanmean``; NaN where all are NaN).
+    """Pearson correlation coefficients of the variables (``numpy.corrcoef``),
+    clipped to [-1, 1].
 
-    >>> nanmean([1.0, float("nan"), 2.0]).compute()
-    array(1.5)
+    >>> corrcoef([[0.0, 1.0, 2.0], [2.0, 1.0, 0.5]]).compute().round(4)
+    array([[ 1.   , -0.982],
+           [-0.982,  1.   ]])
     """
-    reject_out("nanmean", out)
-    x = as_tensor(a)
-    if np.dtype(x.dtype).kind not in "fc":
-        return wrap(lt.mean(x, axis=as_axis(axis), dtype=dtype, keepdims=keepdims))
-    valid = lt.logical_not(lt.isnan(x))
-    total = lt.sum(
-        lt.where(valid, x, lt.zeros((), dtype=x.dtype)),
-        axis=as_axis(axis),
-        dtype=dtype,
-        keepdims=keepdims,
-    )
-    count = lt.sum(valid, axis=as_axis(axis), keepdims=keepdims)
-    return wrap(lt.divide(total, lt.cast(count, lt.real(total).dtype)))
+    c = cov(x, y, rowvar, dtype=dtype)._var
+    if c.ndim == 0:
+        return wrap(lt.divide(c, c))
+    d = lt.diagonal(c)
+    stddev = lt.sqrt(lt.real(d))
+    c = lt.divide(c, lt.expand_dims(stddev, 1))
+    c = lt.divide(c, lt.expand_dims(stddev, 0))
+    if np.dtype(c.dtype).kind == "c":
+        re = lt.clip(lt.real(c), -1, 1)
+        im = lt.clip(lt.imag(c), -1, 1)
+        return wrap(lt.add(lt.cast(re, c.dtype), lt.multiply(lt.cast(im, c.dtype), 1j)))
+    return wrap(lt.clip(c, -1, 1))

@@ -492,8 +492,9 @@ def jit(
 
 
 class _ShardedJit(Transformed):
-    """:func:`jit` with shardings: compiled straight by the jax backend (not
-    through the shared compile cache), returning ``jax.Array`` results."""
+    """:func:`jit` with shardings: compiled through the compile cache, as every
+    jitted function, with the shardings as the jax backend's compile options;
+    returns ``jax.Array`` results."""
 
     def __init__(
         self,
@@ -504,7 +505,7 @@ class _ShardedJit(Transformed):
         out_shardings: Any,
     ) -> None:
         super().__init__(fun, _build_call, "jit", static_argnums, mode)
-        _jax_backend_of(mode)  # fail at decoration time, not at the first call
+        _check_sharding_backend(mode)  # fail at decoration time, not at the first call
         self._in_shardings = in_shardings
         self._out_shardings = out_shardings
 
@@ -515,33 +516,31 @@ class _ShardedJit(Transformed):
         outputs: list[Variable],
         trees: tuple[Any, Any, list[bool]],
     ) -> tuple[Callable[..., Sequence[Any]], FunctionGraph, ProfileStats | None]:
-        from lazygraph.compile.function import rewrite_graph
-        from lazygraph.compile.mode import get_mode
-
+        _check_sharding_backend(self._mode)  # (config.backend may have changed)
         treedef, out_tree, is_var = trees
-        backend = _jax_backend_of(self._mode)
         spec = self._in_shardings
         if isinstance(spec, list | tuple):  # one entry per positional argument; kwargs: None
             spec = (tuple(spec), None)
         ins = _spread(spec, treedef, "in_shardings") + [None] * len(captured_vars)
         outs = _spread(self._out_shardings, out_tree, "out_shardings")
         outs = [s for s, v in zip(outs, is_var, strict=True) if v]
-        fgraph = FunctionGraph(in_vars + captured_vars, outputs, clone=True)
-        rewrite_graph(fgraph, get_mode(self._mode).excluding(*backend.excluded_tags))
-        program = backend.compile(
-            fgraph,
-            in_shardings=None if self._in_shardings is None else ins,
-            out_shardings=None if self._out_shardings is None else outs,
-            device_arrays=True,
+        options = {
+            "in_shardings": None if self._in_shardings is None else ins,
+            "out_shardings": None if self._out_shardings is None else outs,
+            "device_arrays": True,
+        }
+        compiled = cached_function(
+            in_vars + captured_vars, outputs, mode=self._mode, compile_options=options
         )
-        extra = tuple(bound_value(v) for v in captured_vars)
-        return (lambda *args: program(*args, *extra)), fgraph, None
+        extra = [bound_value(v) for v in captured_vars]
+        return compiled.trusted_callable(extra), compiled.function.fgraph, None
 
 
-def _jax_backend_of(mode: Any) -> Any:
+def _check_sharding_backend(mode: Any) -> None:
+    """``ValueError`` unless ``mode`` compiles with the jax backend (the one whose
+    compile takes shardings), which must be available."""
     from lazygraph.compile.backends import get_backend
     from lazygraph.compile.mode import get_mode
-    from lazygraph.configuration import config
 
     name = get_mode(mode).backend or config.backend
     if name != "jax":
@@ -549,7 +548,7 @@ def _jax_backend_of(mode: Any) -> Any:
             f"jit: in_shardings / out_shardings need the jax backend, but this function "
             f"compiles with {name!r}; pass mode='jax' or set lazygraph.config.backend = 'jax'"
         )
-    return get_backend(name)
+    get_backend(name)
 
 
 def _spread(spec: Any, treedef: Any, name: str) -> list[Any]:

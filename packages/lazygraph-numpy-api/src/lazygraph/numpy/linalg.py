@@ -179,7 +179,7 @@ def svd(
     """
     a = _var(x)
     if hermitian:
-        from lazygraph.tensor.linalg._common import as_matrix_stack
+        from lazygraph.tensor.linalg import as_matrix_stack
 
         a = as_matrix_stack(a, "svd")
         if a.type.numpy_dtype.kind not in "fc":

@@ -1,8 +1,9 @@
 """The JAX/XLA backend: a rewritten graph becomes one ``jax.jit``-compiled function.
 
 ``backend`` is the object the ``lazygraph.backends`` entry point names. Importing
-this module does not import jax; the first ``compile`` does (leaving the user's
-global state alone: :mod:`lazygraph._global_state`). Graphs compiled
+this module does not import jax; the first ``compile`` (or ``load_devices``)
+does, leaving the user's global state alone
+(:func:`lazygraph.compile.backends.import_isolated`). Graphs compiled
 for JAX skip lazygraph's own ``fusion`` and ``inplace`` stages (XLA fuses and
 manages buffers itself): :attr:`JaxBackend.excluded_tags` tells
 ``lazygraph.function`` so. ``backend`` is ``None`` where jax is not installed,
@@ -44,6 +45,9 @@ class JaxBackend:
     name = "jax"
     #: rewrite tags ``lazygraph.function`` leaves out for this backend
     excluded_tags: tuple[str, ...] = ("fusion", "inplace")
+    #: the keyword options of :meth:`compile`, which ``lazygraph.function`` and
+    #: ``cached_function`` take as ``compile_options``
+    compile_options: tuple[str, ...] = ("in_shardings", "out_shardings", "device_arrays", "donate")
     #: how many compiled programs are kept, least recently used dropped
     cache_size = 512
     #: copy results into writable numpy arrays (False: XLA's own buffers,
@@ -79,7 +83,7 @@ class JaxBackend:
         >>> fn(np.arange(3.0))
         [array(5.)]
         """
-        from lazygraph._global_state import import_isolated
+        from lazygraph.compile.backends import import_isolated
         from lazygraph.compile.cache import structural_key
 
         # the linker imports jax, which draws from numpy's global random
@@ -124,6 +128,14 @@ class JaxBackend:
                 while len(self._cache) > self.cache_size:
                     self._cache.popitem(last=False)
         return program
+
+    def load_devices(self) -> None:
+        """Import the device support (:mod:`lazygraph.backends.jax.device`), which
+        registers itself with :mod:`lazygraph.compile.devices`; may be the first
+        import of jax, which must not shift the user's random numbers."""
+        from lazygraph.compile.backends import import_isolated
+
+        import_isolated("lazygraph.backends.jax.device")
 
     def clear_cache(self) -> None:
         """Forget every compiled program."""

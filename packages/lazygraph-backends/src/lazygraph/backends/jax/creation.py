@@ -27,8 +27,8 @@ from lazygraph.tensor.creation import (
     Eye,
     Linspace,
     Tri,
-    _arange_args,
-    _arange_length,
+    arange_args,
+    arange_length,
 )
 
 __all__: list[str] = []
@@ -52,8 +52,8 @@ def _perform(op: Any, node: Apply, values: Any) -> Any:
 @register(ARange, static=_all)
 def _arange(op: ARange, node: Apply, ctx: Context) -> Fn:
     def run(*values: Any) -> list[Any]:
-        start, stop, step = _arange_args([np.asarray(v) for v in values], op.weak)
-        n = _arange_length(start, stop, step)
+        start, stop, step = arange_args([np.asarray(v) for v in values], op.weak)
+        n = arange_length(start, stop, step)
         if n <= SMALL:
             return [_perform(op, node, values)]
         if np.dtype(op.dtype).kind in "iu":

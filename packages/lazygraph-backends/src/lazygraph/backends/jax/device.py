@@ -8,6 +8,10 @@ results there too, so a chain of computations stays on the device it started
 on. Values placed on two different devices in one call raise ``ValueError``,
 as jax does for arrays committed to different devices.
 
+Importing this module registers it with core's device registry
+(:mod:`lazygraph.compile.devices`), which is all ``lazygraph.numpy`` reads:
+``JaxBackend.load_devices()`` imports it for ``Array.to_device``.
+
 >>> import jax
 >>> import numpy as np
 >>> from lazygraph.backends.jax.device import place, placement
@@ -25,11 +29,13 @@ from __future__ import annotations
 
 import threading
 import weakref
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 import jax
 import numpy as np
+
+from lazygraph.compile.devices import common_device, register_devices
 
 __all__ = [
     "as_jax_device",
@@ -106,18 +112,6 @@ def placement(value: Any) -> tuple[Any, Any] | None:
     return entry[1], entry[2]
 
 
-def common_device(devices: Iterable[Any], where: str) -> Any:
-    """The one device of ``devices`` (None when empty); ``ValueError`` when they differ."""
-    found = set(devices)
-    if len(found) > 1:
-        names = ", ".join(sorted(map(str, found)))
-        raise ValueError(
-            f"{where}: the arrays of one computation are placed on different devices "
-            f"({names}); move them to one device with to_device"
-        )
-    return next(iter(found), None)
-
-
 def placed_arguments(args: Sequence[Any]) -> tuple[list[Any], Any]:
     """The arguments with placed values swapped for their device copies, and
     the device they share (None when none is placed)."""
@@ -131,3 +125,8 @@ def placed_arguments(args: Sequence[Any]) -> tuple[list[Any], Any]:
             devices.append(found[0])
             out[k] = found[1]
     return out, common_device(devices, "jax backend")
+
+
+# the placement registry lazygraph.numpy reads: ``_placed`` itself is the
+# "anything placed?" container its per-operation fast paths check
+register_devices("jax", placed=_placed, placement=placement, as_device=as_jax_device, place=place)

@@ -48,7 +48,37 @@ _RENAMED: dict[str, Fn] = {
     "log_sigmoid": lambda x: -jnp.logaddexp(-x, jnp.zeros((), x.dtype)),
     "erf": jax.scipy.special.erf,
     "erfc": jax.scipy.special.erfc,
+    # numpy's spacing of -0.0 is the smallest positive subnormal, as of +0.0
+    "spacing": lambda x: jnp.spacing(jnp.where(x == 0, jnp.zeros_like(x), x)),
+    # jnp.gcd loops until its operands settle, which |MIN| never does
+    "gcd": lambda x, y: _gcd_lcm(x, y, lcm=False),
+    "lcm": lambda x, y: _gcd_lcm(x, y, lcm=True),
 }
+
+
+def _gcd_lcm(x: Any, y: Any, lcm: bool) -> Any:
+    """numpy's ``gcd`` / ``lcm``: Euclid on ``|x|`` and ``|y|`` as unsigned
+    integers (``|MIN|`` is 2**(bits-1)), cast back to the operands' dtype;
+    ``lcm`` is ``|x| // gcd * |y|``, wrapping. A fixed number of steps: Euclid
+    needs at most about 1.44 * bits of them (Lamé)."""
+    dtype = x.dtype
+    unsigned = jnp.dtype(f"uint{dtype.itemsize * 8}")
+    a = jnp.where(x < 0, -x, x).astype(unsigned) if dtype.kind == "i" else x
+    b = jnp.where(y < 0, -y, y).astype(unsigned) if dtype.kind == "i" else y
+    a, b = jnp.broadcast_arrays(a, b)
+    zero = jnp.zeros((), unsigned)
+
+    def step(_: Any, carry: tuple[Any, Any]) -> tuple[Any, Any]:
+        p, q = carry
+        nonzero = q != zero
+        safe = jnp.where(nonzero, q, jnp.ones((), unsigned))
+        return jnp.where(nonzero, q, p), jnp.where(nonzero, p % safe, zero)
+
+    steps = (dtype.itemsize * 8 * 3) // 2 + 2
+    g, _ = jax.lax.fori_loop(0, steps, step, (a, b))
+    if lcm:
+        g = jnp.where(g == zero, zero, a // jnp.where(g == zero, jnp.ones((), unsigned), g) * b)
+    return g.astype(dtype)
 
 
 def _log1mexp(x: Any) -> Any:

@@ -176,9 +176,28 @@ def _fused_reduce(op: FusedReduce, node: Apply, ctx: Context) -> Fn:
     return run
 
 
+def _cumsum(x: Any, axis: int, dtype: np.dtype[Any]) -> Any:
+    """numpy's running sum. numpy's ``add.accumulate`` starts from the first
+    element, so a sum stays -0.0 while every element so far is -0.0; XLA's
+    cumsum (and ``associative_scan``, which pads with zeros) starts from +0.0.
+    The sign is put back where that is the case, part by part for complex."""
+    out = jnp.cumsum(x, axis=axis, dtype=dtype)
+    if dtype.kind not in "fc" or x.size == 0:
+        return out
+
+    def signed(part: Any, summed: Any) -> Any:
+        negative_zero = (part == 0) & jnp.signbit(part)
+        so_far = jax.lax.cummin(negative_zero.astype(jnp.int8), axis=axis).astype(bool)
+        return jnp.where(so_far, -jnp.zeros_like(summed), summed)
+
+    if dtype.kind == "f":
+        return signed(x, out)
+    return jax.lax.complex(signed(x.real, out.real), signed(x.imag, out.imag))
+
+
 @register(CumOp)
 def _cumop(op: CumOp, node: Apply, ctx: Context) -> Fn:
-    scan = jnp.cumsum if op.kind == "sum" else jnp.cumprod
+    scan = _cumsum if op.kind == "sum" else jnp.cumprod
     neutral = 0 if op.kind == "sum" else 1
 
     def run(x: Any) -> list[Any]:

@@ -33,8 +33,9 @@ class NumbaBackendEntry:
 
 def _linker() -> Any:
     """The linker module, imported (with numba and scipy) on the first compile
-    without changing the user's global state (:mod:`lazygraph._global_state`)."""
-    from lazygraph._global_state import import_isolated
+    without changing the user's global state
+    (:func:`lazygraph.compile.backends.import_isolated`)."""
+    from lazygraph.compile.backends import import_isolated
 
     return import_isolated("lazygraph.backends.numba.linker")
 

@@ -35,8 +35,7 @@ import numpy as np
 from lazygraph.graph.basic import Apply
 from lazygraph.tensor.elemwise import Elemwise
 from lazygraph.tensor.fused import FusedReduce
-from lazygraph.tensor.reduction import Reduce
-from lazygraph.tensor.reduction import _np_logsumexp as np_logsumexp
+from lazygraph.tensor.reduction import Reduce, np_logsumexp
 from lazygraph.tensor.scalar import ScalarOp
 from lazygraph.tensor.scalar.composite import Composite
 

@@ -1,8 +1,8 @@
 """Complex scalar helpers the generated kernels call where Numba has no complex
 form of a numpy ufunc, or a different one: numpy's lexicographic ordering
-(comparisons, ``maximum``/``minimum``, ``fmax``/``fmin``), ``sign``
-(``z / |z|``), rounding of each part, ``exp2``/``expm1``/``log2`` as
-numpy's own complex loops compute them, ``sqrt`` as the C library's
+(comparisons, ``maximum``/``minimum``, ``fmax``/``fmin``, ``clip``), ``sign``
+(``z / |z|``), rounding of each part, ``exp2``/``expm1``/``log2``/``log1p``
+as numpy's own complex loops compute them, ``sqrt`` as the C library's
 ``csqrt`` (which numpy calls) does, and ``sin``/``cos`` at infinite and NaN
 parts as numpy gives them (C99's special values, with its choices of signs).
 Each follows numpy's C loop, special values (NaN, inf, signed zeros) included.
@@ -34,6 +34,7 @@ from numba.extending import intrinsic
 from lazygraph.backends.numba.cache import helper_options
 
 __all__ = [
+    "complex_clip",
     "complex_cos",
     "complex_exp2",
     "complex_expm1",
@@ -43,6 +44,7 @@ __all__ = [
     "complex_greater_equal",
     "complex_less",
     "complex_less_equal",
+    "complex_log1p",
     "complex_log2",
     "complex_maximum",
     "complex_minimum",
@@ -172,6 +174,24 @@ def complex_round(a, factor, scale_up):  # type: ignore[no-untyped-def]
 def complex_exp2(a):  # type: ignore[no-untyped-def]
     """numpy's complex ``exp2``: ``exp`` of each part times ln 2."""
     return np.exp(complex(a.real * _LN2, a.imag * _LN2))
+
+
+@njit(**_OPTS)
+def complex_clip(x, lo, hi):  # type: ignore[no-untyped-def]
+    """numpy's ``clip``: the bound unless ``x`` is beyond it in the plain
+    lexicographic order, a NaN kept (each step keeps its first operand when it
+    has a NaN part)."""
+    above = x.real > lo.real or (x.real == lo.real and x.imag > lo.imag)
+    t = x if above or _has_nan(x) else lo
+    below = t.real < hi.real or (t.real == hi.real and t.imag < hi.imag)
+    return t if below or _has_nan(t) else hi
+
+
+@njit(**_OPTS)
+def complex_log1p(a):  # type: ignore[no-untyped-def]
+    """numpy's complex ``log1p``: ``log(|1 + a|) + i atan2(im, 1 + re)``."""
+    x = a.real + 1
+    return complex(math.log(math.hypot(x, a.imag)), math.atan2(a.imag, x))
 
 
 @njit(**_OPTS)
@@ -432,7 +452,10 @@ def complex_power(a, b, one, fused):  # type: ignore[no-untyped-def]
         if n < 0:
             acc_r, acc_i = div_parts(one, zero, acc_r, acc_i, one)
         return complex(acc_r, acc_i)
-    return np.exp(b * np.log(a))
+    z = b * np.log(a)
+    if z.imag == 0:  # C's cexp: a real exponent keeps its zero imaginary part
+        return complex(np.exp(z.real), z.imag)
+    return np.exp(z)
 
 
 @functools.cache

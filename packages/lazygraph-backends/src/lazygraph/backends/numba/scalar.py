@@ -19,14 +19,15 @@ node's output dtype, so wrapping and rounding follow numpy.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
 from lazygraph.backends.numba.complexmath import numpy_fuses
 from lazygraph.graph.basic import Constant
-from lazygraph.tensor.scalar.basic import ScalarOp
+from lazygraph.tensor.scalar.basic import ROWS, ScalarOp
 from lazygraph.tensor.scalar.composite import Composite
 
 __all__ = ["CodegenUnsupported", "composite_lines", "conv", "literal", "scalar_expr", "to_dtype"]
@@ -105,39 +106,8 @@ def _promoted(op: ScalarOp, in_dtypes: Sequence[str]) -> str:
     return np.result_type(*group).name
 
 
-_UFUNC_FLOAT = {
-    "exp": "np.exp",
-    "exp2": "np.exp2",
-    "expm1": "np.expm1",
-    "log": "np.log",
-    "log2": "np.log2",
-    "log10": "np.log10",
-    "log1p": "np.log1p",
-    "sqrt": "np.sqrt",
-    "cbrt": "np.cbrt",
-    "logaddexp": "np.logaddexp",
-    "logaddexp2": "np.logaddexp2",
-    "sin": "np.sin",
-    "cos": "np.cos",
-    "tan": "np.tan",
-    "asin": "np.arcsin",
-    "acos": "np.arccos",
-    "atan": "np.arctan",
-    "sinh": "np.sinh",
-    "cosh": "np.cosh",
-    "tanh": "np.tanh",
-    "asinh": "np.arcsinh",
-    "acosh": "np.arccosh",
-    "atanh": "np.arctanh",
-    "atan2": "np.arctan2",
-    "hypot": "np.hypot",
-    "deg2rad": "np.deg2rad",
-    "rad2deg": "np.rad2deg",
-    "copysign": "np.copysign",
-    "nextafter": "np.nextafter",
-    "erf": "math.erf",
-    "erfc": "math.erfc",
-}
+#: rows whose numpy function has no scalar form in Numba: the function it calls
+_RENAMED = {"erf": "math.erf", "erfc": "math.erfc"}
 
 _COMPARE = {
     "equal": "==",
@@ -149,9 +119,37 @@ _COMPARE = {
 }
 
 
+@dataclass(frozen=True)
+class _Call:
+    """One real (non-complex) call of a scalar op: the operands ``a`` already
+    converted to the computation dtype ``comp`` (of kind ``kind``), the raw
+    operand names ``args`` and their dtypes, and the node's output dtype."""
+
+    op: ScalarOp
+    a: list[str]
+    args: Sequence[str]
+    in_dtypes: Sequence[str]
+    out_dtype: str
+    comp: str
+    kind: str
+
+    @property
+    def isfloat(self) -> bool:
+        return self.kind == "f"
+
+    @property
+    def bits(self) -> int:
+        return np.dtype(self.comp).itemsize * 8
+
+
 def scalar_expr(op: ScalarOp, args: Sequence[str], in_dtypes: Sequence[str], out_dtype: str) -> str:
     """The expression computing ``op`` on scalar operands ``args`` of
     ``in_dtypes``; its value converts to ``out_dtype`` with :func:`conv`.
+
+    A row lowers to Numba's version of its numpy function (``np.<numpy_name>``
+    on the operands converted to the dtype numpy computes in), unless
+    :data:`_OVERRIDES` names it: operators, numpy's NaN and integer rules
+    that Numba's functions do not follow, and rows numpy has no function for.
     Raises :class:`CodegenUnsupported` for combinations without a lowering."""
     name = op.name
     if name != "cast" and any(np.dtype(d).kind == "c" for d in (*in_dtypes, out_dtype)):
@@ -159,181 +157,267 @@ def scalar_expr(op: ScalarOp, args: Sequence[str], in_dtypes: Sequence[str], out
     if name == "cast":
         return conv(args[0], in_dtypes[0], out_dtype)
     comp = _promoted(op, in_dtypes)
-    if op.row.cast_inputs or name in ("divide",):
+    if op.row.cast_inputs or name == "divide":
         comp = out_dtype
     kind = np.dtype(comp).kind
-    if name in ("floor_divide", "remainder", "fmod", "pow", "square", "reciprocal") and (
-        kind == "b"
-    ):
-        comp, kind = "int8", "i"
-    if name in ("bitwise_left_shift", "bitwise_right_shift") and kind == "b":
+    if kind == "b" and name in _BOOL_AS_INT8:
         comp, kind = "int8", "i"
     promoted = set(op.row.promoted_inputs())
     a = [
         conv(x, d, comp) if i in promoted else x
         for i, (x, d) in enumerate(zip(args, in_dtypes, strict=True))
     ]
-    isfloat = kind == "f"
-    bits = np.dtype(comp).itemsize * 8
+    call = _Call(op, a, args, in_dtypes, out_dtype, comp, kind)
+    override = _OVERRIDES.get(name)
+    if override is not None:
+        return override(call)
+    fn = _RENAMED.get(name) or _numpy_function(op.row.numpy_name)
+    return f"{fn}({', '.join(a)})"
 
-    if name in _UFUNC_FLOAT:
-        return f"{_UFUNC_FLOAT[name]}({', '.join(a)})"
-    if name in _COMPARE:
-        return f"({a[0]} {_COMPARE[name]} {a[1]})"
-    simple = {
-        "add": "({0} + {1})",
-        "subtract": "({0} - {1})",
-        "multiply": "({0} * {1})",
-        "divide": "({0} / {1})",
-        "positive": "{0}",
-        "second": "{1}",
-        "copy": "{0}",
-        "conj": "{0}",
-        "real": "{0}",
-        "where": "({1} if {0} != 0 else {2})",
-        "logical_and": "(({0} != 0) and ({1} != 0))",
-        "logical_or": "(({0} != 0) or ({1} != 0))",
-        "logical_xor": "(({0} != 0) != ({1} != 0))",
-        "logical_not": "({0} == 0)",
-        "bitwise_and": "({0} & {1})",
-        "bitwise_or": "({0} | {1})",
-        "bitwise_xor": "({0} ^ {1})",
-    }
-    if name in simple:
-        return simple[name].format(*a)
-    if name == "imag":
-        return literal(0, out_dtype)
-    if name == "negative":
-        if kind == "u":
-            return f"(~{a[0]} + {literal(1, comp)})"
-        return f"(-{a[0]})"
-    if name == "abs":
-        return f"abs({a[0]})" if kind != "b" else a[0]
-    if name == "sign":
-        if isfloat:
-            x = a[0]
-            return f"(1.0 if {x} > 0 else (-1.0 if {x} < 0 else (0.0 if {x} == 0 else {x})))"
-        return f"(({a[0]} > 0) - ({a[0]} < 0))"
-    if name == "square":
-        return f"({a[0]} * {a[0]})"
-    if name == "reciprocal":
-        if isfloat:
-            return f"({literal(1, comp)} / {a[0]})"
-        zero = _numpy_int_reciprocal_of_zero(comp)
-        return f"({zero} if {a[0]} == 0 else ({a[0]} if ({a[0]} == 1 or {a[0]} == -1) else 0))"
-    if name in ("maximum", "minimum", "fmax", "fmin"):
-        if isfloat:
-            fn = {
-                "maximum": "nan_max",
-                "minimum": "nan_min",
-                "fmax": "num_fmax",
-                "fmin": "num_fmin",
-            }
-            return f"{fn[name]}({a[0]}, {a[1]})"
-        return f"{'max' if name in ('maximum', 'fmax') else 'min'}({a[0]}, {a[1]})"
-    if name == "clip":
-        if isfloat:
-            # numpy's clip of arrays: maximum, then minimum (ties give the bound)
-            return f"nan_min(nan_max({a[0]}, {a[1]}), {a[2]})"
-        return f"min(max({a[0]}, {a[1]}), {a[2]})"
-    if name == "floor_divide":
-        return f"{'float' if isfloat else 'int'}_floor_divide({a[0]}, {a[1]})"
-    if name == "remainder":
-        return f"{'float' if isfloat else 'int'}_remainder({a[0]}, {a[1]})"
+
+def _numpy_function(numpy_name: str | None) -> str:
+    if numpy_name is None or not isinstance(getattr(np, numpy_name, None), np.ufunc):
+        raise CodegenUnsupported(f"no numba lowering for the scalar op {numpy_name!r}")
+    return f"np.{numpy_name}"
+
+
+#: rows numpy computes on booleans as int8 (``True // True``, ``True << True``)
+_BOOL_AS_INT8 = frozenset(
+    {"floor_divide", "remainder", "fmod", "pow", "square", "reciprocal"}
+    | {"bitwise_left_shift", "bitwise_right_shift"}
+)
+
+
+def _template(text: str) -> Callable[[_Call], str]:
+    return lambda c: text.format(*c.a)
+
+
+def _negative(c: _Call) -> str:
+    if c.kind == "u":
+        return f"(~{c.a[0]} + {literal(1, c.comp)})"
+    return f"(-{c.a[0]})"
+
+
+def _sign(c: _Call) -> str:
+    x = c.a[0]
+    if c.isfloat:
+        return f"(1.0 if {x} > 0 else (-1.0 if {x} < 0 else (0.0 if {x} == 0 else {x})))"
+    return f"(({x} > 0) - ({x} < 0))"
+
+
+def _reciprocal(c: _Call) -> str:
+    x = c.a[0]
+    if c.isfloat:
+        return f"({literal(1, c.comp)} / {x})"
+    zero = _numpy_int_reciprocal_of_zero(c.comp)
+    return f"({zero} if {x} == 0 else ({x} if ({x} == 1 or {x} == -1) else 0))"
+
+
+def _extremum(c: _Call) -> str:
+    name = c.op.name
+    if c.isfloat:  # numpy's NaN rules (maximum propagates NaN, fmax ignores it)
+        fn = {"maximum": "nan_max", "minimum": "nan_min", "fmax": "num_fmax", "fmin": "num_fmin"}
+        return f"{fn[name]}({c.a[0]}, {c.a[1]})"
+    return f"{'max' if name in ('maximum', 'fmax') else 'min'}({c.a[0]}, {c.a[1]})"
+
+
+def _clip(c: _Call) -> str:
+    x, lo, hi = c.a
+    if c.isfloat:  # numpy's clip of arrays: maximum, then minimum (ties give the bound)
+        return f"nan_min(nan_max({x}, {lo}), {hi})"
+    return f"min(max({x}, {lo}), {hi})"
+
+
+def _divmod_family(c: _Call) -> str:
+    name, x, y = c.op.name, c.a[0], c.a[1]
     if name == "fmod":
-        return f"np.fmod({a[0]}, {a[1]})" if isfloat else f"int_fmod({a[0]}, {a[1]})"
-    if name == "pow":
-        if not isfloat:
-            return f"int_power({a[0]}, {a[1]})"
-        scalar = f"power_scalar_exponent({a[0]}, {a[1]}, {literal(1, comp)})"
-        if _SCALAR_OPERAND.fullmatch(args[1]):
-            # a 0-d input or constant: numpy's loop reads it with stride 0
-            return scalar
-        flat = _FLAT_OPERAND.fullmatch(args[1])
-        if flat:  # a flat loop's input: stride 0 when it broadcasts
-            return f"({scalar} if b{flat.group(1)} == 0 else np.power({a[0]}, {a[1]}))"
-        return f"np.power({a[0]}, {a[1]})"
-    if name in ("floor", "ceil", "trunc"):
-        return f"np.{name}({a[0]})" if isfloat else a[0]
-    if name == "rint":
-        return f"np.rint({a[0]})"
-    if name == "round":
-        decimals = int(op.params[0]) if op.params else 0
-        if not isfloat:
-            if decimals >= 0:
-                return conv(a[0], comp, out_dtype) if kind == "b" else a[0]
-            if kind == "b":
-                raise CodegenUnsupported("round of booleans to negative decimals")
-            # numpy: through float64 (x / 10**-d, rint, * 10**-d), cast back
-            factor = repr(10.0**-decimals)
-            rounded = f"(np.rint(np.float64({a[0]}) / {factor}) * {factor})"
-            return conv(rounded, "float64", out_dtype)
-        if decimals == 0:
-            return f"np.rint({a[0]})"
-        factor = literal(10.0 ** abs(decimals), comp)
-        if decimals > 0:
-            return f"(np.rint({a[0]} * {factor}) / {factor})"
-        return f"(np.rint({a[0]} / {factor}) * {factor})"
-    if name in ("isnan", "isinf", "isfinite"):
-        if np.dtype(in_dtypes[0]).kind == "f":
-            return f"np.{name}({args[0]})"
-        return "True" if name == "isfinite" else "False"
-    if name == "signbit":
-        return f"signbit({a[0]})" if isfloat else f"({a[0]} < 0)"
-    if name == "bitwise_invert":
-        return f"(not {a[0]})" if kind == "b" else f"(~{a[0]})"
-    if name == "bitwise_left_shift":
-        return f"left_shift({a[0]}, {a[1]}, {bits})"
-    if name == "bitwise_right_shift":
-        return f"right_shift({a[0]}, {a[1]}, {bits})"
-    if name == "sigmoid":
-        return f"sigmoid({a[0]}, {literal(1, comp)})"
-    if name == "softplus":
-        return f"softplus({a[0]}, {literal(0, comp)})"
-    if name == "log_sigmoid":
-        return f"(-softplus(-{a[0]}, {literal(0, comp)}))"
-    if name == "log1mexp":
-        return f"log1mexp({a[0]}, {literal(-_LN2, comp)})"
-    raise CodegenUnsupported(f"no numba lowering for scalar op {name}")
+        return f"np.fmod({x}, {y})" if c.isfloat else f"int_fmod({x}, {y})"
+    return f"{'float' if c.isfloat else 'int'}_{name}({x}, {y})"
 
 
-#: scalar ops whose complex form is Numba's own (cmath / complex arithmetic)
-_COMPLEX_UFUNC = {
-    "exp": "np.exp",
-    "log": "np.log",
-    "log10": "np.log10",
-    "tan": "np.tan",
-    "sinh": "np.sinh",
-    "cosh": "np.cosh",
-    "tanh": "complex_tanh",
-    "asin": "np.arcsin",
-    "acos": "np.arccos",
-    "atan": "np.arctan",
-    "asinh": "np.arcsinh",
-    "acosh": "np.arccosh",
-    "atanh": "np.arctanh",
-    "isnan": "np.isnan",
-    "isinf": "np.isinf",
-    "isfinite": "np.isfinite",
+def _power(c: _Call) -> str:
+    x, y = c.a
+    if not c.isfloat:
+        return f"int_power({x}, {y})"
+    scalar = f"power_scalar_exponent({x}, {y}, {literal(1, c.comp)})"
+    if _SCALAR_OPERAND.fullmatch(c.args[1]):
+        # a 0-d input or constant: numpy's loop reads it with stride 0
+        return scalar
+    flat = _FLAT_OPERAND.fullmatch(c.args[1])
+    if flat:  # a flat loop's input: stride 0 when it broadcasts
+        return f"({scalar} if b{flat.group(1)} == 0 else np.power({x}, {y}))"
+    return f"np.power({x}, {y})"
+
+
+def _integral(c: _Call) -> str:  # floor, ceil, trunc: integers unchanged
+    return f"np.{c.op.name}({c.a[0]})" if c.isfloat else c.a[0]
+
+
+def _round(c: _Call) -> str:
+    decimals = int(c.op.params[0]) if c.op.params else 0
+    x, comp = c.a[0], c.comp
+    if not c.isfloat:
+        if decimals >= 0:
+            return conv(x, comp, c.out_dtype) if c.kind == "b" else x
+        if c.kind == "b":
+            raise CodegenUnsupported("round of booleans to negative decimals")
+        # numpy: through float64 (x / 10**-d, rint, * 10**-d), cast back
+        factor = repr(10.0**-decimals)
+        rounded = f"(np.rint(np.float64({x}) / {factor}) * {factor})"
+        return conv(rounded, "float64", c.out_dtype)
+    if decimals == 0:
+        return f"np.rint({x})"
+    factor = literal(10.0 ** abs(decimals), comp)
+    if decimals > 0:
+        return f"(np.rint({x} * {factor}) / {factor})"
+    return f"(np.rint({x} / {factor}) * {factor})"
+
+
+def _classify(c: _Call) -> str:  # isnan, isinf, isfinite: integers are finite
+    if np.dtype(c.in_dtypes[0]).kind == "f":
+        return f"np.{c.op.name}({c.args[0]})"
+    return "True" if c.op.name == "isfinite" else "False"
+
+
+def _shift(c: _Call) -> str:
+    direction = "left" if c.op.name == "bitwise_left_shift" else "right"
+    return f"{direction}_shift({c.a[0]}, {c.a[1]}, {c.bits})"
+
+
+#: row name -> its lowering, where the row's numpy function is not the answer
+_OVERRIDES: dict[str, Callable[[_Call], str]] = {
+    **{name: _template(f"({{0}} {sym} {{1}})") for name, sym in _COMPARE.items()},
+    "add": _template("({0} + {1})"),
+    "subtract": _template("({0} - {1})"),
+    "multiply": _template("({0} * {1})"),
+    "divide": _template("({0} / {1})"),
+    "square": _template("({0} * {0})"),
+    "positive": _template("{0}"),
+    "second": _template("{1}"),
+    "copy": _template("{0}"),
+    "conj": _template("{0}"),
+    "real": _template("{0}"),
+    "imag": lambda c: literal(0, c.out_dtype),
+    "where": _template("({1} if {0} != 0 else {2})"),
+    "logical_and": _template("(({0} != 0) and ({1} != 0))"),
+    "logical_or": _template("(({0} != 0) or ({1} != 0))"),
+    "logical_xor": _template("(({0} != 0) != ({1} != 0))"),
+    "logical_not": _template("({0} == 0)"),
+    "bitwise_and": _template("({0} & {1})"),
+    "bitwise_or": _template("({0} | {1})"),
+    "bitwise_xor": _template("({0} ^ {1})"),
+    "bitwise_invert": lambda c: f"(not {c.a[0]})" if c.kind == "b" else f"(~{c.a[0]})",
+    "bitwise_left_shift": _shift,
+    "bitwise_right_shift": _shift,
+    "negative": _negative,
+    "abs": lambda c: f"abs({c.a[0]})" if c.kind != "b" else c.a[0],
+    "sign": _sign,
+    "reciprocal": _reciprocal,
+    "maximum": _extremum,
+    "minimum": _extremum,
+    "fmax": _extremum,
+    "fmin": _extremum,
+    "clip": _clip,
+    "floor_divide": _divmod_family,
+    "remainder": _divmod_family,
+    "fmod": _divmod_family,
+    "pow": _power,
+    "floor": _integral,
+    "ceil": _integral,
+    "trunc": _integral,
+    "round": _round,
+    "isnan": _classify,
+    "isinf": _classify,
+    "isfinite": _classify,
+    "signbit": lambda c: f"signbit({c.a[0]})" if c.isfloat else f"({c.a[0]} < 0)",
+    "sigmoid": lambda c: f"sigmoid({c.a[0]}, {literal(1, c.comp)})",
+    "softplus": lambda c: f"softplus({c.a[0]}, {literal(0, c.comp)})",
+    "log_sigmoid": lambda c: f"(-softplus(-{c.a[0]}, {literal(0, c.comp)}))",
+    "log1mexp": lambda c: f"log1mexp({c.a[0]}, {literal(-_LN2, c.comp)})",
 }
 
 
-#: scalar ops with numpy's complex semantics: ``complex_<name>`` in
-#: :mod:`~lazygraph.backends.numba.complexmath`
-_COMPLEX_HELPER = frozenset(
-    {"less", "less_equal", "greater", "greater_equal", "maximum", "minimum", "fmax", "fmin"}
-    | {"sign", "rint", "exp2", "expm1", "log2", "sin", "cos"}
-)
+def _complex_multiply(c: _Call) -> str:
+    # numpy's loops, each rounding as this numpy's build does (FMA or not)
+    name, comp = c.op.name, c.comp
+    fused = numpy_fuses("power" if name == "pow" else name, comp)
+    if name == "square":
+        return f"complex_square({c.a[0]}, {fused})"
+    if name == "multiply":
+        return f"complex_multiply({c.a[0]}, {c.a[1]}, {fused})"
+    part = "float32" if comp == "complex64" else "float64"
+    return f"complex_power({c.a[0]}, {c.a[1]}, {literal(1, part)}, {fused})"
+
+
+def _complex_round(c: _Call) -> str:
+    decimals = int(c.op.params[0]) if c.op.params else 0
+    if decimals == 0:
+        return f"complex_rint({c.a[0]})"
+    # the factor in the parts' precision: numpy's complex64 loop overflows in float32
+    part = str(np.finfo(np.dtype(c.comp)).dtype)
+    factor = literal(10.0 ** abs(decimals), part)
+    return f"complex_round({c.a[0]}, {factor}, {decimals > 0})"
+
+
+def _one(c: _Call) -> str:
+    """1 in the precision of ``c``'s complex parts."""
+    return literal(1, str(np.finfo(np.dtype(c.comp)).dtype))
+
+
+def _complex_sqrt(c: _Call) -> str:
+    # C's csqrt, which numpy calls, in the parts' precision
+    info = np.finfo(np.dtype(c.comp))
+    half_bits = (info.nmant + 2) // 2
+    consts = (1, 2 * info.smallest_normal, info.max / 4, 2.0 ** (2 * half_bits))
+    consts += (2.0**-half_bits,)
+    part = str(info.dtype)
+    return f"complex_sqrt({c.a[0]}, {', '.join(literal(v, part) for v in consts)})"
+
+
+def _complex_helper(c: _Call) -> str:
+    return f"complex_{c.op.name}({', '.join(c.a)})"
+
+
+#: row name -> its lowering on complex operands, where Numba's version of the
+#: row's numpy function is not numpy's answer (special values, ordering,
+#: rounding: ``complex_<name>`` in :mod:`~lazygraph.backends.numba.complexmath`)
+_COMPLEX_OVERRIDES: dict[str, Callable[[_Call], str]] = {
+    **{name: _complex_helper for name in ("less", "less_equal", "greater", "greater_equal")},
+    **{name: _complex_helper for name in ("maximum", "minimum", "fmax", "fmin", "clip")},
+    **{name: _complex_helper for name in ("sign", "rint", "exp2", "expm1", "log2", "log1p")},
+    **{name: _complex_helper for name in ("sin", "cos", "tanh")},
+    "equal": _template("({0} == {1})"),
+    "not_equal": _template("({0} != {1})"),
+    "add": _template("({0} + {1})"),
+    "subtract": _template("({0} - {1})"),
+    "positive": _template("{0}"),
+    "negative": _template("(-{0})"),
+    "copy": _template("{0}"),
+    "second": _template("{1}"),
+    "real": _template("({0}).real"),
+    "imag": _template("({0}).imag"),
+    "where": _template("({1} if {0} != 0 else {2})"),
+    "logical_not": _template("({0} == 0)"),
+    "logical_and": _template("(({0} != 0) and ({1} != 0))"),
+    "logical_or": _template("(({0} != 0) or ({1} != 0))"),
+    "logical_xor": _template("(({0} != 0) != ({1} != 0))"),
+    "multiply": _complex_multiply,
+    "square": _complex_multiply,
+    "pow": _complex_multiply,
+    "round": _complex_round,
+    "sqrt": _complex_sqrt,
+    "reciprocal": lambda c: f"complex_reciprocal({c.a[0]}, {_one(c)})",
+    # numpy's complex division: its edge cases
+    "divide": lambda c: f"complex_divide({c.a[0]}, {c.a[1]}, {_one(c)})",
+}
 
 
 def _complex_expr(
     op: ScalarOp, args: Sequence[str], in_dtypes: Sequence[str], out_dtype: str
 ) -> str:
-    """Complex operands: arithmetic, conj/real/imag/abs, equality, the
-    transcendental functions Numba implements for complex numbers, and
-    numpy's own complex loops (lexicographic ordering, sign, rounding, exp2,
-    expm1, log2) through :mod:`~lazygraph.backends.numba.complexmath`. Other
-    ops raise :class:`CodegenUnsupported`."""
+    """Complex operands: Numba's version of the row's numpy function (its
+    ``cmath``-based ``np.exp``, ``np.log``, ``np.arctanh``...) where that is
+    numpy's answer, else the row's entry of :data:`_COMPLEX_OVERRIDES`."""
     name = op.name
     comp = _promoted(op, in_dtypes)
     if name == "where" and np.dtype(comp).kind != "c":  # only the condition is complex
@@ -346,57 +430,19 @@ def _complex_expr(
         conv(x, d, comp) if i in promoted else x
         for i, (x, d) in enumerate(zip(args, in_dtypes, strict=True))
     ]
-    if name in _COMPLEX_UFUNC:
-        return f"{_COMPLEX_UFUNC[name]}({a[0]})"
-    if name in ("equal", "not_equal"):
-        return f"({a[0]} {_COMPARE[name]} {a[1]})"
-    simple = {
-        "add": "({0} + {1})",
-        "subtract": "({0} - {1})",
-        "positive": "{0}",
-        "negative": "(-{0})",
-        "copy": "{0}",
-        "second": "{1}",
-        "conj": "np.conj({0})",
-        "real": "({0}).real",
-        "imag": "({0}).imag",
-        "abs": "np.abs({0})",
-        "where": "({1} if {0} != 0 else {2})",
-        "logical_not": "({0} == 0)",
-        "logical_and": "(({0} != 0) and ({1} != 0))",
-        "logical_or": "(({0} != 0) or ({1} != 0))",
-        "logical_xor": "(({0} != 0) != ({1} != 0))",
-    }
-    if name in simple:
-        return simple[name].format(*a)
-    if name in _COMPLEX_HELPER:
-        return f"complex_{name}({', '.join(a)})"
-    if name in ("multiply", "square", "pow"):
-        # numpy's loops, each rounding as this numpy's build does (FMA or not)
-        fused = numpy_fuses("power" if name == "pow" else name, comp)
-        if name == "square":
-            return f"complex_square({a[0]}, {fused})"
-        if name == "multiply":
-            return f"complex_multiply({a[0]}, {a[1]}, {fused})"
-        part = "float32" if comp == "complex64" else "float64"
-        return f"complex_power({a[0]}, {a[1]}, {literal(1, part)}, {fused})"
-    if name == "round":
-        decimals = int(op.params[0]) if op.params else 0
-        if decimals == 0:
-            return f"complex_rint({a[0]})"
-        return f"complex_round({a[0]}, {10.0 ** abs(decimals)!r}, {decimals > 0})"
-    info = np.finfo(np.dtype(comp))
-    part = str(info.dtype)
-    if name == "sqrt":  # C's csqrt, which numpy calls, in the parts' precision
-        half_bits = (info.nmant + 2) // 2
-        consts = (1, 2 * info.smallest_normal, info.max / 4, 2.0 ** (2 * half_bits))
-        consts += (2.0**-half_bits,)
-        return f"complex_sqrt({a[0]}, {', '.join(literal(c, part) for c in consts)})"
-    if name == "reciprocal":
-        return f"complex_reciprocal({a[0]}, {literal(1, part)})"
-    if name == "divide":  # numpy's complex division: its edge cases
-        return f"complex_divide({a[0]}, {a[1]}, {literal(1, part)})"
-    raise CodegenUnsupported(f"{name} on complex values")
+    call = _Call(op, a, args, in_dtypes, out_dtype, comp, "c")
+    override = _COMPLEX_OVERRIDES.get(name)
+    if override is not None:
+        return override(call)
+    if name in _RENAMED or not _complex_accepted(op):
+        raise CodegenUnsupported(f"{name} on complex values")
+    return f"{_numpy_function(op.row.numpy_name)}({', '.join(a)})"
+
+
+def _complex_accepted(op: ScalarOp) -> bool:
+    from lazygraph.tensor.scalar.basic import CATEGORIES
+
+    return "complex128" in CATEGORIES[op.row.accepts]
 
 
 def _numpy_int_reciprocal_of_zero(dtype: str) -> int:
@@ -452,7 +498,11 @@ def composite_lines(
 #: statements for these need no conversion (each one costs compile time)
 _FLOAT64_CLOSED = frozenset(
     {"add", "subtract", "multiply", "divide", "negative", "positive", "square", "copy"}
-    | {name for name in _UFUNC_FLOAT if not name.startswith("erf")}
+    | {
+        name
+        for name, row in ROWS.items()
+        if row.cast_inputs and name not in _OVERRIDES and name not in _RENAMED
+    }
 )
 
 

@@ -26,7 +26,7 @@ from numba.extending import overload
 from lazygraph.backends.numba.cache import helper_options
 from lazygraph.backends.numba.dispatch import JIT, numba_funcify
 from lazygraph.graph.basic import Apply
-from lazygraph.tensor.sort import _UNIQUE_FIELDS, ArgSort, Sort, Unique
+from lazygraph.tensor.sort import UNIQUE_FIELDS, ArgSort, Sort, Unique
 
 __all__ = ["argsort_axis", "argsort_lane", "take_lanes", "unique_flat"]
 
@@ -232,7 +232,7 @@ def _funcify_unique(op: Unique, node: Apply) -> str:
         "inverse_indices": "reshaped(inverse, x.shape)",
         "counts": "counts",
     }
-    outs = "".join(f"{names[f]}, " for f in _UNIQUE_FIELDS[op.kind])
+    outs = "".join(f"{names[f]}, " for f in UNIQUE_FIELDS[op.kind])
     dtype = node.inputs[0].type.dtype  # type: ignore[attr-defined]
     lines = [
         "from lazygraph.backends.numba.sort import unique_flat",

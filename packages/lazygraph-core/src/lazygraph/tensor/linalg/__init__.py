@@ -9,6 +9,9 @@ leading axes: decompositions (:mod:`.decomp`), inverses and solves
 -2.0000000000000004
 """
 
+# the argument check every linalg function makes, for lazygraph.numpy's own ones
+# (public here, not in __all__: not a numpy.linalg name)
+from lazygraph.tensor.linalg._common import as_matrix_stack as as_matrix_stack
 from lazygraph.tensor.linalg.decomp import *  # noqa: F403
 from lazygraph.tensor.linalg.decomp import __all__ as _decomp_all
 from lazygraph.tensor.linalg.norms import *  # noqa: F403

@@ -54,6 +54,10 @@ CATEGORIES: dict[str, tuple[str, ...]] = {
     # ordered types: no complex (floor, remainder, atan2, copysign, ...)
     "real": ("bool", *INT_DTYPES, *UINT_DTYPES, *FLOAT_DTYPES),
     "integer_or_bool": ("bool", *INT_DTYPES, *UINT_DTYPES),
+    # integers, not bool (gcd, lcm)
+    "integer": (*INT_DTYPES, *UINT_DTYPES),
+    # what converts safely to int64: ldexp's exponent
+    "int64_safe": ("bool", *INT_DTYPES, "uint8", "uint16", "uint32"),
 }
 
 _CATEGORY_WORDS = {
@@ -61,6 +65,8 @@ _CATEGORY_WORDS = {
     "numeric": "numeric dtypes other than bool",
     "real": "real (non-complex) dtypes",
     "integer_or_bool": "integer and boolean dtypes",
+    "integer": "integer dtypes",
+    "int64_safe": "integer dtypes that convert to int64 safely",
 }
 
 
@@ -70,6 +76,8 @@ _CATEGORY_WORDS = {
 #: dtype name -> numpy dtype (``dtype.name`` and ``np.dtype(name)`` cost
 #: microseconds; impl compares a result's dtype on every call).
 _NUMPY_DTYPES = {name: np.dtype(name) for name in ALL_DTYPES}
+
+_INT64_MIN, _INT64_MAX = -(2**63), 2**63 - 1
 
 #: The dtypes a Python float can overflow (to inf, with a RuntimeWarning).
 _NARROW_INEXACT = frozenset({"float16", "float32", "complex64"})
@@ -158,8 +166,13 @@ class ScalarRow:
     - ``weak``: how a Python-scalar operand is converted to the promoted dtype:
       ``"raise"`` (numpy's OverflowError when it does not fit), ``"wrap"`` (numpy's
       ``where`` casts unsafely), ``"clip"`` (numpy's ``clip`` clamps to the dtype's
-      range), ``"compare"`` (numpy 2 compares out-of-range ints exactly).
+      range), ``"compare"`` (numpy 2 compares out-of-range ints exactly),
+      ``"truth"`` (the logical functions read a Python scalar as a C long, a
+      double or a complex, and only its truth matters: a bool).
     - ``numpy_name``: the name of the numpy function, for backends and docs.
+    - ``others``: key of :data:`CATEGORIES` that each input outside ``promote``
+      must be in (``ldexp``'s exponent: integers); a Python scalar there keeps
+      its own default dtype.
     """
 
     name: str
@@ -172,6 +185,7 @@ class ScalarRow:
     cast_inputs: bool = False
     weak: str = "raise"
     numpy_name: str | None = None
+    others: str = "all"
 
     def promoted_inputs(self) -> tuple[int, ...]:
         return tuple(range(self.nin)) if self.promote is None else self.promote
@@ -185,8 +199,9 @@ def register_row(row: ScalarRow) -> ScalarRow:
     """Add ``row`` to :data:`ROWS` (a second row of the same name is a bug)."""
     if row.name in ROWS:
         raise ValueError(f"scalar op {row.name!r} is already registered")
-    if row.accepts not in CATEGORIES:
-        raise ValueError(f"scalar op {row.name!r}: unknown dtype category {row.accepts!r}")
+    for category in (row.accepts, row.others):
+        if category not in CATEGORIES:
+            raise ValueError(f"scalar op {row.name!r}: unknown dtype category {category!r}")
     ROWS[row.name] = row
     return row
 
@@ -294,15 +309,35 @@ class ScalarOp(Op):
                 f"{self.name}: not supported for input dtypes ({', '.join(input_dtypes)}); "
                 f"it accepts {_CATEGORY_WORDS[self.row.accepts]}"
             )
+        if self.row.promote is not None:
+            allowed = CATEGORIES[self.row.others]
+            for i, dtype in enumerate(input_dtypes):
+                if i not in self.row.promote and dtype not in allowed:
+                    raise TypeError(
+                        f"{self.name}: not supported for input dtypes ({', '.join(input_dtypes)});"
+                        f" its input {i} accepts {_CATEGORY_WORDS[self.row.others]}"
+                    )
         return [self.row.out(group, self.params)]
 
-    def weak_dtype(self, strong_dtypes: Sequence[Any], value: Any) -> str:
+    def weak_dtype(
+        self, strong_dtypes: Sequence[Any], value: Any, bool_beside: bool = False
+    ) -> str:
         """The dtype a Python scalar operand takes beside operands of
         ``strong_dtypes`` (its promotion group): the promoted dtype, or for a
         function numpy computes only in floats, the float it computes in (numpy
-        converts the scalar to the loop's dtype: ``int8_x / 200`` is fine)."""
+        converts the scalar to the loop's dtype: ``int8_x / 200`` is fine).
+        ``bool_beside``: an operand outside the promotion group is boolean."""
+        if self.row.weak == "truth":
+            return "bool"
         dtype = np.result_type(*strong_dtypes, value).name
         float_loop = self.row.cast_inputs or self.row.out is out_true_divide
+        if float_loop and not strong_dtypes and self.row.promote is not None:
+            # alone in its group beside strong operands (ldexp(0, e)): numpy's
+            # first loop that takes it, float16 for an int (float32 here); but
+            # no float16 loop takes a bool exponent, and numpy then promotes
+            if isinstance(value, float) or (not isinstance(value, bool) and bool_beside):
+                return "float64"
+            return "float32"
         if float_loop and np.dtype(dtype).kind in "biu":
             dtype = self.row.out([dtype], self.params)
         return dtype
@@ -311,6 +346,10 @@ class ScalarOp(Op):
         """A Python scalar operand as a 0-d array of the promoted ``dtype``, following
         numpy's rule for this function (see :attr:`ScalarRow.weak`)."""
         policy = self.row.weak
+        if policy == "truth":
+            if isinstance(value, int) and not _INT64_MIN <= value <= _INT64_MAX:
+                raise OverflowError("Python int too large to convert to C long")
+            return np.asarray(bool(value))
         if policy == "wrap" and isinstance(value, int) and np.dtype(dtype).kind in "iub":
             return np.asarray(value).astype(dtype)
         # numpy's clip clamps a Python int bound to the range of an integer array
@@ -356,8 +395,10 @@ class ScalarOp(Op):
         """numpy's result on whole arrays (broadcasting), in exactly ``out_dtypes``."""
         out_dtype = out_dtypes[0]
         if self.row.cast_inputs:
+            promoted = self.row.promoted_inputs()
             inputs = [
-                x.astype(out_dtype) if x.dtype.kind in "biu" else x for x in map(np.asarray, inputs)
+                x.astype(out_dtype) if x.dtype.kind in "biu" and i in promoted else x
+                for i, x in enumerate(map(np.asarray, inputs))
             ]
         result = np.asarray(call_quietly(self.row.fn, *inputs, *self.params))
         target = _NUMPY_DTYPES[out_dtype]

@@ -328,6 +328,24 @@ _float_row(
     nin=2,
 )
 _row("signbit", 1, "real", out_bool, np.signbit, None)
+_float_row("spacing", np.spacing, None, accepts="real")
+# ldexp(x, e) = x * 2**e: the exponent is an integer outside x's promotion
+_row(
+    "ldexp",
+    2,
+    "real",
+    out_float,
+    np.ldexp,
+    lambda x, e, out, gz: (lt.ldexp(gz, e), None),
+    promote=(0,),
+    others="int64_safe",
+    cast_inputs=True,
+)
+
+# -- number theory: integers only ---------------------------------------------------
+
+_row("gcd", 2, "integer", out_same, np.gcd, None)
+_row("lcm", 2, "integer", out_same, np.lcm, None)
 
 # -- machine-learning functions (numpy has no ufunc: see special.py) -------------
 
@@ -379,7 +397,7 @@ for _name, _fn, _nin in [
     ("isinf", np.isinf, 1),
     ("isfinite", np.isfinite, 1),
 ]:
-    _row(_name, _nin, "all", out_bool, _fn, None)
+    _row(_name, _nin, "all", out_bool, _fn, None, weak="truth")
 
 # -- bitwise: integers and bool only -------------------------------------------
 
