@@ -240,7 +240,7 @@ def test_a_computed_value_is_not_computed_again_by_its_readers() -> None:
 def test_a_large_computed_value_keeps_no_expression() -> None:
     # an expression keeps the inputs it reads alive: x = exp(x) over a large
     # array does not hold the previous x as well
-    from lazygraph.numpy._eager import PIN_EXPRESSION_ELEMENTS, has_expression
+    from lazygraph.numpy._expressions import PIN_EXPRESSION_ELEMENTS, has_expression
 
     sizes = ((PIN_EXPRESSION_ELEMENTS, True), (PIN_EXPRESSION_ELEMENTS + 1, False))
     with lazygraph.config.change(eager_max_elements=0):

@@ -210,3 +210,36 @@ def test_no_private_name_crosses_a_distribution() -> None:
         "private names used across distributions (make them public in their own "
         "distribution, or go through a public entry point):\n" + "\n".join(hits)
     )
+
+
+def test_core_names_the_distribution_that_provides_the_transforms() -> None:
+    """Core's ``lazygraph.grad`` comes from lazygraph-numpy-api: without it, an
+    AttributeError says what to install (not a bare ModuleNotFoundError)."""
+    import subprocess
+    import sys
+
+    code = (
+        "import sys; sys.modules['lazygraph.numpy'] = None\n"
+        "import lazygraph\n"
+        "print(lazygraph.function.__name__)\n"
+        "try:\n"
+        "    lazygraph.grad\n"
+        "except AttributeError as exc:\n"
+        "    print(exc)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.splitlines()[0] == "function"
+    assert "pip install lazygraph-numpy-api" in out.stdout
+
+
+#: the most lines a source file may have: modules by family, not grab-bags
+MAX_LINES = 800
+
+
+def test_no_source_file_is_over_the_line_limit() -> None:
+    long = {
+        str(path.relative_to(PACKAGES)): n
+        for path in PACKAGES.rglob("*.py")
+        if (n := len(path.read_text().splitlines())) > MAX_LINES
+    }
+    assert not long, f"split these by family (more than {MAX_LINES} lines): {long}"

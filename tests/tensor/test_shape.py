@@ -23,7 +23,8 @@ from hypothesis import strategies as st
 import lazygraph
 import lazygraph.tensor as lt
 from lazygraph.gradient import grad, verify_grad, verify_rop
-from lazygraph.tensor.shape import Alloc, BroadcastSize, Reshape, Shape, Shape_i, SpecifyShape
+from lazygraph.tensor.broadcast import Alloc, BroadcastSize
+from lazygraph.tensor.shape import Reshape, Shape, Shape_i, SpecifyShape
 from tests.tensor.harness import ALL, OpCase, arrays, check_case, run, shapes
 
 # -- strategies --------------------------------------------------------------------

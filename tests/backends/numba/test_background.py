@@ -22,7 +22,7 @@ from tests.backends.numba.test_numba_tiers import _check, _values
 
 import lazygraph
 import lazygraph.tensor as lt
-from lazygraph.backends.numba import background, linker
+from lazygraph.backends.numba import background, graph_function, linker
 from lazygraph.backends.numba import cache as disk
 from lazygraph.compile.mode import Mode
 from lazygraph.configuration import config
@@ -76,7 +76,7 @@ def _graph(scale):
 def _loop(f):
     """The kernel-by-kernel runner behind a compiled function."""
     fn = f.fn
-    return fn._loop if isinstance(fn, linker._Tiered) else fn
+    return fn._loop if isinstance(fn, graph_function.Tiered) else fn
 
 
 def test_calls_run_perform_until_the_worker_has_compiled(fresh):
@@ -197,7 +197,7 @@ def test_a_warm_disk_cache_is_used_at_the_first_call(fresh):
 
 
 def test_the_graph_function_is_built_in_the_background(fresh, monkeypatch):
-    monkeypatch.setattr(linker, "PROMOTE_GAIN", 0.0)
+    monkeypatch.setattr(graph_function, "PROMOTE_GAIN", 0.0)
     inputs, outputs = _graph(1.75)
     rng = np.random.default_rng(2)
     with config.change(numba_graph_after=0):

@@ -15,7 +15,7 @@ pytest.importorskip("numba")
 
 import lazygraph
 import lazygraph.tensor as lt
-from lazygraph.backends.numba import background, blocked, linker
+from lazygraph.backends.numba import background, blocked, graph_function, linker
 from lazygraph.backends.numba.blocked import Chooser, blocked_runner
 from lazygraph.compile.mode import Mode
 from lazygraph.configuration import config
@@ -254,7 +254,7 @@ def test_a_graph_with_a_blocked_node_stays_a_kernel_loop(monkeypatch):
     chosen its blocked evaluation, the graph is never promoted (and medium
     inputs, below the threads' threshold, already take part in the choice)."""
     monkeypatch.setattr(linker, "BLOCKED_MIN_SIZE", 64)
-    monkeypatch.setattr(linker, "PROMOTE_GAIN", 0.0)  # promotion would always pay
+    monkeypatch.setattr(graph_function, "PROMOTE_GAIN", 0.0)  # promotion would always pay
     monkeypatch.setattr(background, "COMPILE_SECONDS", 0.0)  # at once
     monkeypatch.setattr(Chooser, "run", _always_blocked)
     x = lt.dmatrix("x")

@@ -13,7 +13,7 @@ pytest.importorskip("numba")
 
 import lazygraph
 import lazygraph.tensor as lt
-from lazygraph.backends.numba import background, linker
+from lazygraph.backends.numba import background, graph_function, linker
 from lazygraph.compile.mode import Mode
 from lazygraph.configuration import config
 
@@ -44,7 +44,7 @@ def _check(got, want):
 
 
 def test_graph_function_is_compiled_only_once_hot(monkeypatch):
-    monkeypatch.setattr(linker, "PROMOTE_GAIN", 0.0)  # always worth it
+    monkeypatch.setattr(graph_function, "PROMOTE_GAIN", 0.0)  # always worth it
     monkeypatch.setattr(background, "COMPILE_SECONDS", 0.0)  # and repaid at once
     inputs, outputs = _softmaxish()
     rng = np.random.default_rng(0)
@@ -62,8 +62,8 @@ def test_graph_function_is_compiled_only_once_hot(monkeypatch):
 def test_graph_function_waits_until_the_loop_has_cost_a_compile(monkeypatch):
     # the ski-rental rule: the loop's cost so far (calls timed x nodes x the
     # per-node cost) must reach the price of a compile
-    monkeypatch.setattr(linker, "PROMOTE_GAIN", 0.0)
-    monkeypatch.setattr(linker, "LOOP_COST_PER_NODE", 1e-3)
+    monkeypatch.setattr(graph_function, "PROMOTE_GAIN", 0.0)
+    monkeypatch.setattr(graph_function, "LOOP_COST_PER_NODE", 1e-3)
     monkeypatch.setattr(background, "COMPILE_SECONDS", 0.05)
     inputs, outputs = _softmaxish()
     rng = np.random.default_rng(7)
@@ -81,7 +81,7 @@ def test_graph_function_waits_until_the_loop_has_cost_a_compile(monkeypatch):
 
 
 def test_graph_function_is_not_built_when_kernels_dominate(monkeypatch):
-    monkeypatch.setattr(linker, "LOOP_COST_PER_NODE", 0.0)  # the loop costs nothing
+    monkeypatch.setattr(graph_function, "LOOP_COST_PER_NODE", 0.0)  # the loop costs nothing
     inputs, outputs = _softmaxish()
     rng = np.random.default_rng(4)
     with config.change(numba_graph_after=2):

@@ -24,9 +24,9 @@ import lazygraph.gradient as gradient
 import lazygraph.tensor as lt
 from lazygraph.compile.mode import Mode
 from lazygraph.configuration import config
+from lazygraph.tensor.broadcast import BroadcastSize
 from lazygraph.tensor.cumulative import CumOp
 from lazygraph.tensor.join import Split
-from lazygraph.tensor.shape import BroadcastSize
 
 pytestmark = pytest.mark.backend("numba")
 

@@ -21,10 +21,12 @@ from lazygraph.graph.clone import equal_computations
 from lazygraph.graph.fg import FunctionGraph
 from lazygraph.printing import dprint
 from lazygraph.rewriting.db import RewriteDatabaseQuery, optdb
-from lazygraph.tensor.elemwise import DimShuffle, Elemwise
+from lazygraph.tensor.broadcast import Alloc
+from lazygraph.tensor.dimshuffle import DimShuffle
+from lazygraph.tensor.elemwise import Elemwise
 from lazygraph.tensor.reduction import Reduce
 from lazygraph.tensor.scalar import scalar_op
-from lazygraph.tensor.shape import Alloc, Reshape, Shape_i
+from lazygraph.tensor.shape import Reshape, Shape_i
 from lazygraph.tensor.subtensor import Subtensor
 from tests.tensor.harness import arrays
 
@@ -32,17 +34,17 @@ from tests.tensor.harness import arrays
 
 
 def stage_mode(
-    cutoff: float, *include: str, exclude: Sequence[str] = (), backend: str | None = None
+    stage: str, *include: str, exclude: Sequence[str] = (), backend: str | None = None
 ) -> Mode:
-    """The default query up to the stage at ``cutoff`` (1: canonicalize, 1.5:
-    stabilize), with extra tags switched on or off."""
+    """The default query up to ``stage`` (canonicalize, stabilize...) included,
+    with extra tags switched on or off."""
     excluded = [t for t in ("unsafe_nan", *exclude) if t not in include]
-    query = RewriteDatabaseQuery(["fast_run", *include], exclude=excluded, position_cutoff=cutoff)
+    query = RewriteDatabaseQuery(["fast_run", *include], exclude=excluded, stop_after=stage)
     return Mode(backend=backend, query=query)
 
 
 def canonicalize(*include: str, exclude: Sequence[str] = (), backend: str | None = None) -> Mode:
-    return stage_mode(1, *include, exclude=exclude, backend=backend)
+    return stage_mode("canonicalize", *include, exclude=exclude, backend=backend)
 
 
 # Property tests draw many graph structures: each would compile new kernels on a

@@ -14,10 +14,11 @@ from lazygraph.compile.mode import Mode
 from lazygraph.graph.basic import Constant
 from lazygraph.graph.fg import FunctionGraph
 from lazygraph.rewriting.navigators import EquilibriumGraphRewriter
-from lazygraph.tensor.elemwise import DimShuffle, Elemwise
+from lazygraph.tensor.broadcast import Alloc, BroadcastSize
+from lazygraph.tensor.dimshuffle import DimShuffle
+from lazygraph.tensor.elemwise import Elemwise
 from lazygraph.tensor.rewriting.constant_folding import constant_folding, fold_node
 from lazygraph.tensor.scalar import scalar_op
-from lazygraph.tensor.shape import Alloc, BroadcastSize
 from tests.tensor.harness import arrays, shapes
 
 

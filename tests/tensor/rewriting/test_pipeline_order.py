@@ -287,6 +287,15 @@ MODES = {
     # Theano's position_cutoff, as the canonicalize and stabilize tests use it
     "cutoff 1": (RewriteDatabaseQuery(["fast_run"], position_cutoff=1), CUTOFF_1_ORDER),
     "cutoff 1.5": (RewriteDatabaseQuery(["fast_run"], position_cutoff=1.5), CUTOFF_1_5_ORDER),
+    # the same cuts by stage name
+    "stop after canonicalize": (
+        RewriteDatabaseQuery(["fast_run"], stop_after="canonicalize"),
+        CUTOFF_1_ORDER,
+    ),
+    "stop after stabilize": (
+        RewriteDatabaseQuery(["fast_run"], stop_after="stabilize"),
+        CUTOFF_1_5_ORDER,
+    ),
 }
 
 

@@ -16,7 +16,9 @@ from lazygraph.compile.backends import get_backend
 from lazygraph.graph.fg import FunctionGraph
 from lazygraph.rewriting import RewriteDatabaseQuery, WalkingGraphRewriter, optdb
 from lazygraph.tensor.blas import MatMul
-from lazygraph.tensor.elemwise import DimShuffle, Elemwise
+from lazygraph.tensor.broadcast import Alloc
+from lazygraph.tensor.dimshuffle import DimShuffle
+from lazygraph.tensor.elemwise import Elemwise
 from lazygraph.tensor.reduction import Reduce
 from lazygraph.tensor.rewriting import specialize
 from lazygraph.tensor.rewriting.specialize import (
@@ -26,7 +28,6 @@ from lazygraph.tensor.rewriting.specialize import (
     reduce_of_alloc,
     sum_mul_to_matmul,
 )
-from lazygraph.tensor.shape import Alloc
 from tests.tensor.harness import arrays, assert_numpy_equal
 
 

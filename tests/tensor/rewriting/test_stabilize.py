@@ -26,7 +26,7 @@ from tests.tensor.rewriting.test_canonicalize import (
     stage_mode,
 )
 
-STABILIZE = stage_mode(1.5)
+STABILIZE = stage_mode("stabilize")
 
 
 def reductions(var: Variable, kind: str) -> int:

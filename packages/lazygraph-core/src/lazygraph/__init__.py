@@ -6,7 +6,13 @@ The user-facing verbs live here; the machinery lives in subpackages:
 ``lazygraph.compile`` (``function`` and backends), and, from the sibling
 distributions, ``lazygraph.numpy`` and ``lazygraph.backends``.
 
-Names are imported on first use, so ``import lazygraph`` stays cheap.
+Core owns ``function``, ``config`` and ``dprint``. The transforms (``grad``,
+``value_and_grad``, ``jacobian``, ``hessian``, ``jit``) and ``compute`` trace
+Python functions over ``lazygraph.numpy`` arrays, so they live in the
+lazygraph-numpy-api distribution (``lazygraph.numpy.transforms``); this module
+offers them by name when that distribution is installed, and otherwise says
+which one to install. Names are imported on first use, so ``import lazygraph``
+stays cheap.
 ``lazygraph.__version__`` is the installed lazygraph-core's version.
 """
 
@@ -61,7 +67,17 @@ def __getattr__(name: str) -> Any:
     if target is None:
         raise AttributeError(f"module 'lazygraph' has no attribute {name!r}")
     module_name, attr = target.split(":")
-    value = getattr(importlib.import_module(module_name), attr)
+    try:
+        module = importlib.import_module(module_name)
+    except ModuleNotFoundError as exc:
+        if exc.name is None or not module_name.startswith(exc.name):
+            raise
+        raise AttributeError(
+            f"lazygraph.{name} traces Python functions over lazygraph.numpy arrays and comes "
+            "with the lazygraph-numpy-api distribution, which is not installed "
+            "(pip install lazygraph-numpy-api)"
+        ) from exc
+    value = getattr(module, attr)
     globals()[name] = value
     return value
 

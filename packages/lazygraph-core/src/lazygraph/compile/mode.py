@@ -41,6 +41,7 @@ class Mode:
                 query.exclude - set(tags),
                 query.subquery,
                 query.position_cutoff,
+                query.stop_after,
             )
         return replace(self, query=query)
 

@@ -99,7 +99,15 @@ class RewriteDatabaseQuery:
     frozenset({'fast_run'})
     """
 
-    __slots__ = ("_key_memo", "exclude", "include", "position_cutoff", "require", "subquery")
+    __slots__ = (
+        "_key_memo",
+        "exclude",
+        "include",
+        "position_cutoff",
+        "require",
+        "stop_after",
+        "subquery",
+    )
 
     def __init__(
         self,
@@ -108,6 +116,7 @@ class RewriteDatabaseQuery:
         exclude: Iterable[str] | None = None,
         subquery: Mapping[str, RewriteDatabaseQuery] | None = None,
         position_cutoff: float = math.inf,
+        stop_after: str | None = None,
     ) -> None:
         for name, tags in (("include", include), ("require", require), ("exclude", exclude)):
             if isinstance(tags, str):
@@ -116,8 +125,11 @@ class RewriteDatabaseQuery:
         self.require: frozenset[str] = frozenset(require or ())
         self.exclude: frozenset[str] = frozenset(exclude or ())
         self.subquery: dict[str, RewriteDatabaseQuery] = dict(subquery or {})
-        #: Entries of a SequenceDB at a position past this are left out.
+        #: Entries of a SequenceDB at a position past this are left out
+        #: (Theano's way; ``stop_after`` names the stage instead).
         self.position_cutoff = position_cutoff
+        #: A SequenceDB with this stage runs its stages up to this one, included.
+        self.stop_after = stop_after
         self._key_memo: tuple[Any, ...] | None = None
 
     def _with(self, **changes: Any) -> RewriteDatabaseQuery:
@@ -127,6 +139,7 @@ class RewriteDatabaseQuery:
             "exclude": self.exclude,
             "subquery": self.subquery,
             "position_cutoff": self.position_cutoff,
+            "stop_after": self.stop_after,
         }
         fields.update(changes)
         return RewriteDatabaseQuery(**fields)
@@ -153,7 +166,14 @@ class RewriteDatabaseQuery:
         # its mode's query on every lookup).
         if self._key_memo is None:
             sub = tuple(sorted((k, v._key()) for k, v in self.subquery.items()))
-            self._key_memo = (self.include, self.require, self.exclude, sub, self.position_cutoff)
+            self._key_memo = (
+                self.include,
+                self.require,
+                self.exclude,
+                sub,
+                self.position_cutoff,
+                self.stop_after,
+            )
         return self._key_memo
 
     def __eq__(self, other: object) -> bool:
@@ -461,9 +481,13 @@ class SequenceDB(RewriteDatabase):
         query = self._as_query(q, tags)
         selected = dict(self._selected(query))
         rewriters = []
+        last = self._rank.get(query.stop_after) if query.stop_after is not None else None
         for name in self._ordered():
             if name not in selected or self.positions[name] > query.position_cutoff:
                 continue
+            stage = self.stage_of.get(name)
+            if last is not None and stage is not None and self._rank[stage] > last:
+                continue  # a stage after query.stop_after
             rewriter = selected[name]
             if isinstance(rewriter, NodeRewriter):
                 rewriter = WalkingGraphRewriter(rewriter, name=name)

@@ -16,13 +16,16 @@ from lazygraph.tensor import fft as fft
 from lazygraph.tensor import linalg as linalg
 from lazygraph.tensor.advanced_subtensor import *  # noqa: F403
 from lazygraph.tensor.blas import *  # noqa: F403
+from lazygraph.tensor.broadcast import *  # noqa: F403
 from lazygraph.tensor.creation import *  # noqa: F403
 from lazygraph.tensor.cumulative import *  # noqa: F403
+from lazygraph.tensor.dimshuffle import *  # noqa: F403
 from lazygraph.tensor.dtypes import *  # noqa: F403
 from lazygraph.tensor.elemwise import *  # noqa: F403
 from lazygraph.tensor.fused import *  # noqa: F403
 from lazygraph.tensor.join import *  # noqa: F403
 from lazygraph.tensor.math import *  # noqa: F403
+from lazygraph.tensor.math_binary import *  # noqa: F403
 from lazygraph.tensor.reduction import *  # noqa: F403
 from lazygraph.tensor.search import *  # noqa: F403
 from lazygraph.tensor.shape import *  # noqa: F403

@@ -25,13 +25,11 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from lazygraph.graph.basic import Apply, Constant, Op, Variable
+from lazygraph.tensor.broadcast import alloc, broadcast_arrays, broadcast_shape
 from lazygraph.tensor.dtypes import is_weak_scalar, result_type
 from lazygraph.tensor.shape import (
     _lt,
-    alloc,
     as_shape_scalar,
-    broadcast_arrays,
-    broadcast_shape,
     constant_int,
     disconnected_grad,
     fold_if_small,

@@ -20,10 +20,10 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from lazygraph.graph.basic import Apply, Constant, Op, Variable
+from lazygraph.tensor.broadcast import alloc
 from lazygraph.tensor.shape import (
     ShapeEntry,
     _lt,
-    alloc,
     as_shape_scalar,
     constant_int,
     disconnected_grad,

@@ -34,14 +34,14 @@ import numpy as np
 from lazygraph.graph.basic import Apply, Constant, Variable, gc_paused
 from lazygraph.numpy._array import _LIVE, Array
 from lazygraph.numpy._convert import _BOUND, bind_result
-from lazygraph.numpy._eager import (
+from lazygraph.numpy._eager import values_changed
+from lazygraph.numpy._expressions import (
     EXPRESSION_DEPTH,
     expression_of,
     has_expression,
     keep_expression,
     pin_expression,
     rule_reads_expressions,
-    values_changed,
 )
 
 __all__ = ["compute"]
@@ -119,9 +119,9 @@ def _collect(
 
 def _read_expressions(outputs: Sequence[Variable]) -> None:
     """Make the graph of ``outputs`` read the expressions of the values it
-    reads that keep one (see :func:`lazygraph.numpy._eager.expression_of`)
+    reads that keep one (see :func:`lazygraph.numpy._expressions.expression_of`)
     where a rule that changes values applies once it does (``log(e)`` of a
-    computed ``e = exp(x)``): up to :data:`~lazygraph.numpy._eager.EXPRESSION_DEPTH`
+    computed ``e = exp(x)``): up to :data:`~lazygraph.numpy._expressions.EXPRESSION_DEPTH`
     nodes below such a node. Elsewhere the graph reads the values, which are
     not computed again."""
     reach: dict[Variable, int] = {}  # var -> how many levels below it read expressions

@@ -54,6 +54,17 @@ from lazygraph.compile.devices import devices as _devices
 from lazygraph.configuration import config
 from lazygraph.graph.basic import Apply, Constant, Variable
 from lazygraph.numpy import _fastlane, _views
+from lazygraph.numpy._expressions import (
+    EXPRESSION_DEPTH,
+    _depth,
+    _Derived,
+    _handle,
+    _inner_of_a_rule,
+    _merged,
+    _over_expressions,
+    has_expression,
+    keep_expression,
+)
 from lazygraph.tensor.advanced_subtensor import (
     AdvancedIncSubtensor,
     AdvancedSubtensor,
@@ -61,9 +72,11 @@ from lazygraph.tensor.advanced_subtensor import (
     TakeAlongAxis,
 )
 from lazygraph.tensor.blas import AllocDiag, Einsum, ExtractDiag, MatMul
+from lazygraph.tensor.broadcast import Alloc
 from lazygraph.tensor.creation import ARange, Eye, Linspace, Tri
 from lazygraph.tensor.cumulative import CumOp
-from lazygraph.tensor.elemwise import DimShuffle, Elemwise
+from lazygraph.tensor.dimshuffle import DimShuffle
+from lazygraph.tensor.elemwise import Elemwise
 from lazygraph.tensor.fft import FFT
 from lazygraph.tensor.fperrors import quiet
 from lazygraph.tensor.join import Join
@@ -72,15 +85,13 @@ from lazygraph.tensor.linalg.solve import Det, Inv, Pinv, Solve
 from lazygraph.tensor.reduction import Reduce
 from lazygraph.tensor.rewriting.canonicalize import is_constant_all
 from lazygraph.tensor.rewriting.stabilize import (
-    canonical,
     inner_of_a_rule,
-    may_be_stabilised,
     rewrites_value,
     tracked_by_a_value_rule,
 )
 from lazygraph.tensor.scalar import ScalarOp
 from lazygraph.tensor.search import SearchSorted
-from lazygraph.tensor.shape import Alloc, Reshape
+from lazygraph.tensor.shape import Reshape
 from lazygraph.tensor.sort import ArgSort, Sort
 from lazygraph.tensor.structure import Flip, Pad, Repeat, Roll
 from lazygraph.tensor.subtensor import IncSubtensor, Subtensor
@@ -171,63 +182,6 @@ def values_changed() -> None:
     _EPOCH[0] += 1
 
 
-#: How many nodes above an inner node of a stabilising rule (``exp(x)``) a
-#: value computed at once keeps its expression for: the longest pattern
-#: (``exp`` under a DimShuffle, a sum and a DimShuffle, read by a ``divide``)
-#: spans three.
-EXPRESSION_DEPTH = 4
-
-
-def expression_of(var: Variable) -> tuple[Variable, int] | None:
-    """``(expression, depth)`` when ``var`` holds a value computed at once from
-    the output of a node that a stabilising rule looks through (``exp(x)``,
-    ``sigmoid(x)``, ``1 + x``), or from such a value ``depth`` nodes below:
-    the unevaluated graph that gave the value (over known inputs), which the
-    graph of every reader that is left lazy reads instead of the value
-    (:func:`lazygraph.numpy._compute`). So ``log(1 + x)`` is ``log1p(x)`` and
-    ``log(sum(exp(x)))`` a ``logsumexp`` although ``1 + x`` and ``sum(exp(x))``
-    were computed at once; None for every other variable."""
-    tag = var._tag
-    if tag is None:
-        return None
-    handle = getattr(tag, "lazygraph_expression", None)
-    if handle is None or type(handle) is tuple:
-        return handle  # type: ignore[no-any-return]
-    expression = tag.lazygraph_expression = _resolve(handle)
-    return expression
-
-
-def has_expression(var: Variable) -> bool:
-    """Whether ``var`` has an expression (:func:`expression_of`), without making
-    a pending one."""
-    tag = var._tag
-    return tag is not None and getattr(tag, "lazygraph_expression", None) is not None
-
-
-def _handle(var: Variable) -> Any:
-    """The expression of ``var`` as kept: a ``(variable, depth)`` pair, one still
-    to be made (:class:`_Pending`, :class:`_Derived`), or None."""
-    tag = var._tag
-    return None if tag is None else getattr(tag, "lazygraph_expression", None)
-
-
-def _depth(handle: Any) -> int:
-    if type(handle) is tuple:
-        return handle[1]  # type: ignore[no-any-return]
-    return handle.depth  # type: ignore[no-any-return]
-
-
-def _resolve(handle: Any) -> tuple[Variable, int] | None:
-    """The ``(expression, depth)`` pair of a kept expression, made now if pending."""
-    if handle is None or type(handle) is tuple:
-        return handle  # type: ignore[no-any-return]
-    return handle.make()  # type: ignore[no-any-return]
-
-
-def keep_expression(var: Variable, expression: Any) -> None:
-    var.tag.lazygraph_expression = expression
-
-
 class _Pending:
     """The expression of a value computed by the elementwise lanes, recorded when
     :func:`expression_of` first asks for it: most such values (``x + 1`` in an
@@ -245,135 +199,6 @@ class _Pending:
     def make(self) -> tuple[Variable, int]:
         node = self.op.make_node(*self.operands)
         return _merged(node.outputs[0]), 0
-
-
-class _Derived:
-    """The expression of a value computed at once by a node that no rule changing
-    values has as its outer node (``1 + exp(x)``, ``A @ softmax``), over the
-    expressions of its operands: made, in the canonical form the rules match,
-    when first asked for. Nothing has to be decided about such a node when it
-    runs (no rule could leave it to the graph), and most of these expressions
-    are never read (an iterative loop's ``w - lr * grad``)."""
-
-    __slots__ = ("depth", "handles", "node")
-
-    def __init__(self, node: Apply, handles: list[Any], depth: int) -> None:
-        self.node = node
-        self.handles = handles  # per input: None (read as it is) or its expression
-        self.depth = depth
-
-    def make(self) -> tuple[Variable, int] | None:
-        over = _over_expressions(self.node, self.handles)
-        return None if over is None else (_merged(over), self.depth)
-
-
-def _over_expressions(node: Apply, handles: list[Any]) -> Variable | None:
-    """``node`` reading its inputs' expressions (where ``handles`` has one), in
-    the canonical form the rules match; None when the clone is refused."""
-    ins = []
-    for v, h in zip(node.inputs, handles, strict=True):
-        got = _resolve(h)
-        ins.append(v if got is None else got[0])
-    try:
-        return canonical(node.clone_with_new_inputs(ins).outputs[0])
-    except TypeError:
-        return None
-
-
-#: the most nodes the graph of a computed value may have for the value to keep
-#: it as its expression (:func:`pin_expression`); larger graphs keep the value
-#: only, so the expressions a later graph reads stay small and hold few inputs
-PIN_EXPRESSION_NODES = 16
-#: the most elements the inputs of such an expression may hold together (those
-#: of the values computed at once, 1 MiB of float64): an expression keeps its
-#: inputs alive, and a loop rebinding a large array (``x = np.exp(x)``) must
-#: not hold the previous one too
-PIN_EXPRESSION_ELEMENTS = 1 << 17
-
-
-def pin_expression(var: Variable) -> tuple[Variable, int] | None:
-    """The expression a value computed by a graph keeps when it is pinned
-    (:mod:`lazygraph.numpy._compute`): ``(var, level)`` when ``var``'s graph
-    has at most :data:`PIN_EXPRESSION_NODES` nodes, reads only inputs without
-    expressions of their own, and has an inner node of a stabilising rule
-    (``exp``, ``sigmoid``, ``1 + x``) ``level`` <= :data:`EXPRESSION_DEPTH`
-    nodes below ``var``, and its inputs hold at most
-    :data:`PIN_EXPRESSION_ELEMENTS` elements; else None. So
-    ``e = exp(x); print(e); log(e)`` is ``x``, as it is when ``e`` is not
-    printed, or computed at once.
-
-    >>> import lazygraph.tensor as lt
-    >>> x = lt.dvector("x")
-    >>> pin_expression(lt.exp(x) * 2)[1], pin_expression(lt.sin(x) * 2)
-    (1, None)
-    """
-    if _BOUND_DATA is None:
-        _import_late()
-    level = None
-    seen: set[Variable] = set()
-    frontier = [var]
-    depth = nodes = elements = 0
-    while frontier:
-        below = []
-        for v in frontier:
-            if v in seen:
-                continue
-            seen.add(v)
-            node = v.owner
-            if node is None:
-                if v._tag is not None and has_expression(v):
-                    return None  # its expression is not part of this one
-                value = _BOUND_DATA.get(v)
-                if value is not None:
-                    elements += value.size
-                    if elements > PIN_EXPRESSION_ELEMENTS:
-                        return None
-                continue
-            nodes += 1
-            if nodes > PIN_EXPRESSION_NODES:
-                return None
-            if level is None and depth <= EXPRESSION_DEPTH and _inner_of_a_rule(node):
-                level = depth
-            below.extend(node.inputs)
-        frontier = below
-        depth += 1
-    return None if level is None else (var, level)
-
-
-def rule_reads_expressions(node: Apply) -> bool:
-    """Whether a rule that changes values rewrites ``node`` once the values
-    computed at once below it (up to :data:`EXPRESSION_DEPTH` nodes down,
-    through the nodes of its graph) are read as their expressions: a graph
-    reads an expression instead of the value only where this holds, so a
-    value read by other nodes is not computed again (``p = sigmoid(X @ w)``
-    read by ``X.T @ (p - y)``)."""
-    if not tracked_by_a_value_rule(node.op):
-        return False
-    memo: dict[tuple[Variable, int], Any] = {}
-    handles = [_graph_handle(v, EXPRESSION_DEPTH - 1, memo) for v in node.inputs]
-    if all(h is None for h in handles):
-        return False
-    over = _over_expressions(node, handles)
-    return over is not None and over.owner is not None and rewrites_value(over.owner)
-
-
-def _graph_handle(var: Variable, depth: int, memo: dict[tuple[Variable, int], Any]) -> Any:
-    """The expression handle of ``var`` within a graph: its own when it is a
-    value, else (``depth`` more nodes down at most) a pending one over its
-    inputs' handles, or None when no input below has one."""
-    node = var.owner
-    if node is None:
-        return _handle(var)
-    if depth == 0 or len(node.outputs) != 1:
-        return None
-    key = (var, depth)
-    if key in memo:
-        return memo[key]
-    memo[key] = None
-    handles = [_graph_handle(v, depth - 1, memo) for v in node.inputs]
-    out = None if all(h is None for h in handles) else _Derived(node, handles, 0)
-    memo[key] = out
-    return out
 
 
 def keep_node(var: Variable, op: Any, args: Sequence[Any]) -> None:
@@ -461,35 +286,6 @@ def run_node(node: Apply, values: list[Any]) -> np.ndarray:
     if out.base is not None or any(out is v for v in values):
         out = out.copy()  # a view of an input (or the input): the result owns its value
     return out
-
-
-#: (op, inputs) -> the expression variable of that node: two expressions of the
-#: same computation are one variable, as the graph's merge stage makes them
-#: (``exp(x) / sum(exp(x))`` is a softmax only when both are one ``exp(x)``)
-_EXPRESSIONS: weakref.WeakValueDictionary[tuple[Any, ...], Variable] = weakref.WeakValueDictionary()
-
-
-def _merged(var: Variable) -> Variable:
-    """``var``, or the expression variable already made for the same node."""
-    node = var.owner
-    if node is None or len(node.outputs) != 1:
-        return var
-    # inputs by identity (ids: the value's node keeps them alive, so no id is
-    # reused while the entry lives; a key holding them would keep an input's
-    # own expression alive for one more collection)
-    key = (node.op, *(v.signature() if isinstance(v, Constant) else id(v) for v in node.inputs))
-    try:
-        found = _EXPRESSIONS.get(key)
-    except TypeError:  # an unhashable constant
-        return var
-    if found is not None and found.type == var.type:
-        return found
-    _EXPRESSIONS[key] = var
-    return var
-
-
-def _inner_of_a_rule(node: Apply) -> bool:
-    return type(node.op) is Elemwise and may_be_stabilised(node)
 
 
 def _on_a_device(value: Any) -> bool:

@@ -301,10 +301,10 @@ _KEEP_NODE: Any = None
 def import_late() -> None:
     """The modules this one reads (they import this one)."""
     global _ARRAY, _BIND_VALUE, _TYPE_OF, _DTYPE_NAMES, _KNOWN_VALUE, _HAS_EXPRESSION, _KEEP_NODE
-    from lazygraph.numpy import _convert, _eager
+    from lazygraph.numpy import _convert, _eager, _expressions
     from lazygraph.numpy._array import Array
 
     _ARRAY, _BIND_VALUE = Array, _convert.bind_value
     _TYPE_OF, _DTYPE_NAMES = _convert.type_of, _convert._DTYPE_NAMES
-    _KNOWN_VALUE, _HAS_EXPRESSION = _eager.known_value, _eager.has_expression
+    _KNOWN_VALUE, _HAS_EXPRESSION = _eager.known_value, _expressions.has_expression
     _KEEP_NODE = _eager.keep_node

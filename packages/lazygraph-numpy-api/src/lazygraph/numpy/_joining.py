@@ -21,7 +21,8 @@ import numpy as np
 from lazygraph.configuration import config
 from lazygraph.numpy._array import Array
 from lazygraph.numpy._convert import _DTYPE_NAMES, as_tensor, as_variable, known_array, wrap
-from lazygraph.numpy._eager import has_expression, known_value
+from lazygraph.numpy._eager import known_value
+from lazygraph.numpy._expressions import has_expression
 from lazygraph.numpy._ufunc import ArrayLike, DTypeLike, reject_out
 from lazygraph.tensor.dtypes import result_type
 from lazygraph.tensor.shape import normalize_axis

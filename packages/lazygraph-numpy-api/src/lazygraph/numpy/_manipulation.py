@@ -24,7 +24,7 @@ from lazygraph.numpy._creation import arange  # noqa: F401 - used by the example
 from lazygraph.numpy._errors import UnsupportedArgumentsError
 from lazygraph.numpy._joining import _wrap_all
 from lazygraph.numpy._ufunc import ArrayLike
-from lazygraph.tensor.elemwise import DimShuffle
+from lazygraph.tensor.dimshuffle import DimShuffle
 from lazygraph.tensor.shape import normalize_axis
 
 __all__ = [

@@ -340,7 +340,7 @@ def _import_late() -> None:
     """The modules this one reads (they import the namespace, which imports this)."""
     global _ARRAY, _BOUND_DATA, _BIND_VALUE, _KNOWN_VALUE, _QUALIFIES, _RUN_NODE, _ELEMWISE
     global _HAS_EXPRESSION, _MATMUL
-    from lazygraph.numpy import _convert, _eager
+    from lazygraph.numpy import _convert, _eager, _expressions
     from lazygraph.numpy._array import Array
     from lazygraph.tensor.blas import MatMul
     from lazygraph.tensor.elemwise import Elemwise
@@ -348,5 +348,5 @@ def _import_late() -> None:
     _BOUND_DATA, _BIND_VALUE = _convert._BOUND, _convert.bind_value
     _KNOWN_VALUE, _QUALIFIES, _RUN_NODE = _eager.known_value, _eager._qualifies, _eager.run_node
     _ELEMWISE, _MATMUL = Elemwise, MatMul
-    _HAS_EXPRESSION = _eager.has_expression
+    _HAS_EXPRESSION = _expressions.has_expression
     _ARRAY = Array

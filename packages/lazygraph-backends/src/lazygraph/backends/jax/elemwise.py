@@ -25,7 +25,8 @@ import numpy as np
 
 from lazygraph.backends.jax.dispatch import HOST_BY_DESIGN, Context, Unsupported, register
 from lazygraph.graph.basic import Apply, Constant, Variable
-from lazygraph.tensor.elemwise import DimShuffle, Elemwise, SumToShape
+from lazygraph.tensor.dimshuffle import DimShuffle
+from lazygraph.tensor.elemwise import Elemwise, SumToShape
 from lazygraph.tensor.scalar import Composite, ScalarOp
 
 __all__ = ["composite_function", "elemwise_function", "scalar_function"]

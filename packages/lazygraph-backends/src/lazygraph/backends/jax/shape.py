@@ -24,16 +24,9 @@ import numpy as np
 
 from lazygraph.backends.jax.dispatch import Context, register
 from lazygraph.graph.basic import Apply
+from lazygraph.tensor.broadcast import Alloc, BroadcastSize
 from lazygraph.tensor.indexing import SliceLength
-from lazygraph.tensor.shape import (
-    Alloc,
-    BroadcastSize,
-    MakeVector,
-    Reshape,
-    Shape,
-    Shape_i,
-    SpecifyShape,
-)
+from lazygraph.tensor.shape import MakeVector, Reshape, Shape, Shape_i, SpecifyShape
 from lazygraph.tensor.structure import Flip, Pad, PadGrad, Repeat, RepeatGrad, Roll
 
 __all__: list[str] = []

@@ -40,7 +40,8 @@ from lazygraph.backends.numba.dispatch import (
 )
 from lazygraph.backends.numba.scalar import composite_lines, scalar_expr, to_dtype
 from lazygraph.graph.basic import Apply
-from lazygraph.tensor.elemwise import DimShuffle, Elemwise
+from lazygraph.tensor.dimshuffle import DimShuffle
+from lazygraph.tensor.elemwise import Elemwise
 from lazygraph.tensor.scalar.basic import ScalarOp
 
 __all__ = [

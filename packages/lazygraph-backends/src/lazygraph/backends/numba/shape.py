@@ -19,15 +19,8 @@ from __future__ import annotations
 from lazygraph.backends.numba.dispatch import JIT, numba_funcify
 from lazygraph.backends.numba.scalar import conv
 from lazygraph.graph.basic import Apply
-from lazygraph.tensor.shape import (
-    Alloc,
-    BroadcastSize,
-    MakeVector,
-    Reshape,
-    Shape,
-    Shape_i,
-    SpecifyShape,
-)
+from lazygraph.tensor.broadcast import Alloc, BroadcastSize
+from lazygraph.tensor.shape import MakeVector, Reshape, Shape, Shape_i, SpecifyShape
 
 __all__: list[str] = []
 

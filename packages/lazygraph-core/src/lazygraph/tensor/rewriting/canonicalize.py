@@ -43,7 +43,8 @@ from lazygraph.graph.basic import Apply, Constant, Variable
 from lazygraph.graph.fg import FunctionGraph
 from lazygraph.rewriting.basic import NodeRewriter, node_rewriter
 from lazygraph.rewriting.db import optdb
-from lazygraph.tensor.elemwise import DimShuffle, Elemwise
+from lazygraph.tensor.dimshuffle import DimShuffle
+from lazygraph.tensor.elemwise import Elemwise
 from lazygraph.tensor.scalar import ScalarOp, scalar_op
 from lazygraph.tensor.type import TensorType
 

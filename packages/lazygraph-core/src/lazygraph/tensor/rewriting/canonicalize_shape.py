@@ -21,7 +21,9 @@ import numpy as np
 from lazygraph.graph.basic import Apply, Variable
 from lazygraph.graph.fg import FunctionGraph
 from lazygraph.rewriting.basic import node_rewriter
-from lazygraph.tensor.elemwise import DimShuffle, Elemwise
+from lazygraph.tensor.broadcast import Alloc
+from lazygraph.tensor.dimshuffle import DimShuffle
+from lazygraph.tensor.elemwise import Elemwise
 from lazygraph.tensor.indexing import INPUT, Slice
 from lazygraph.tensor.reduction import Reduce
 from lazygraph.tensor.rewriting.canonicalize import (
@@ -30,7 +32,7 @@ from lazygraph.tensor.rewriting.canonicalize import (
     register_canonicalize,
     scalar_name,
 )
-from lazygraph.tensor.shape import Alloc, Reshape, Shape, Shape_i, vector_entries
+from lazygraph.tensor.shape import Reshape, Shape, Shape_i, vector_entries
 from lazygraph.tensor.subtensor import Subtensor
 from lazygraph.tensor.variable import constant
 

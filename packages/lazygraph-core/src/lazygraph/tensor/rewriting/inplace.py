@@ -40,10 +40,10 @@ from lazygraph.rewriting.db import optdb
 from lazygraph.rewriting.trace import report_rewrite
 from lazygraph.tensor.advanced_subtensor import AdvancedIncSubtensor
 from lazygraph.tensor.blas import MatMul
+from lazygraph.tensor.broadcast import Alloc
 from lazygraph.tensor.elemwise import Elemwise
 from lazygraph.tensor.fused import FusedReduce
 from lazygraph.tensor.reduction import Reduce
-from lazygraph.tensor.shape import Alloc
 from lazygraph.tensor.subtensor import IncSubtensor
 
 __all__ = ["FRESH_BUFFER_OPS", "InplaceElemwiseOptimizer", "InplaceSetSubtensorOptimizer"]

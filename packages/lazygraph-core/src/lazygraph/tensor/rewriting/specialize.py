@@ -52,10 +52,11 @@ from lazygraph.graph.fg import FunctionGraph
 from lazygraph.rewriting.basic import node_rewriter
 from lazygraph.rewriting.db import optdb
 from lazygraph.tensor.blas import MatMul
-from lazygraph.tensor.elemwise import DimShuffle, Elemwise
+from lazygraph.tensor.broadcast import Alloc
+from lazygraph.tensor.dimshuffle import DimShuffle
+from lazygraph.tensor.elemwise import Elemwise
 from lazygraph.tensor.reduction import Reduce
 from lazygraph.tensor.scalar import ScalarOp
-from lazygraph.tensor.shape import Alloc
 
 __all__ = [
     "matmul_of_transposes",

@@ -31,7 +31,7 @@ from lazygraph.graph.basic import Apply, Constant, Variable
 from lazygraph.graph.fg import FunctionGraph
 from lazygraph.rewriting.basic import NodeRewriter, TrackMatcher, node_rewriter
 from lazygraph.rewriting.db import optdb
-from lazygraph.tensor.elemwise import DimShuffle
+from lazygraph.tensor.dimshuffle import DimShuffle
 from lazygraph.tensor.reduction import Reduce
 from lazygraph.tensor.rewriting.canonicalize import (
     as_type_of,
