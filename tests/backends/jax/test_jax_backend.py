@@ -257,16 +257,21 @@ def test_fusion_and_inplace_are_skipped():
 
 
 def test_programs_are_shared_between_equal_structures():
+    # core's one program cache, keyed with the backend's program_key
     backend.clear_cache()
 
-    def build():
+    def build(options=None):
         x = lt.dvector("x")
-        return FunctionGraph([x], [lt.exp(x) * 3.0])
+        return lazygraph.function([x], lt.exp(x) * 3.0, mode="jax", compile_options=options)
 
-    p1 = backend.compile(build())
-    p2 = backend.compile(build())
-    assert p1 is p2
-    np.testing.assert_allclose(p2(np.zeros(2))[0], [3.0, 3.0])
+    p1, p2 = build(), build()
+    assert p1.fn is p2.fn
+    np.testing.assert_allclose(p2(np.zeros(2)), [3.0, 3.0])
+    assert build({"device_arrays": True}).fn is not p1.fn  # another program_key
+    with lazygraph.config.change(on_unsupported="raise"):
+        assert build().fn is not p1.fn
+    backend.clear_cache()
+    assert build().fn is not p1.fn
 
 
 def test_small_elementwise_calls_share_one_flat_program():

@@ -7,13 +7,14 @@ the op-table runs compile and check each one against numpy with
 
 from __future__ import annotations
 
-import jax
 import numpy as np
 import pytest
 
-from lazygraph.backends.jax.dispatch import Unsupported
-from lazygraph.backends.jax.elemwise import scalar_function
-from lazygraph.tensor.scalar import CATEGORIES, ROWS, ScalarOp
+jax = pytest.importorskip("jax")
+
+from lazygraph.backends.jax.dispatch import Unsupported  # noqa: E402
+from lazygraph.backends.jax.elemwise import scalar_function  # noqa: E402
+from lazygraph.tensor.scalar import CATEGORIES, ROWS, ScalarOp  # noqa: E402
 
 
 def signatures(name: str) -> list[tuple[str, ...]]:

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import pytest
 
+pytest.importorskip("numba")
+
 from lazygraph.backends.numba.scalar import scalar_expr
 from lazygraph.tensor.scalar import CATEGORIES, ROWS, ScalarOp
 

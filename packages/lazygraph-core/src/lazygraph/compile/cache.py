@@ -45,6 +45,8 @@ __all__ = [
     "CachedFunction",
     "cached_function",
     "clear_cache",
+    "clear_programs",
+    "shared_program",
     "stats",
     "structural_key",
 ]
@@ -354,6 +356,69 @@ class _Cache:
 _cache = _Cache()
 
 
+class _Programs:
+    """Compiled programs by the rewritten graph's structure (see
+    :func:`shared_program`), least recently used dropped."""
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.entries: OrderedDict[Hashable, Any] = OrderedDict()
+
+
+_programs = _Programs()
+
+
+def shared_program(
+    backend: Any,
+    name: str,
+    fgraph: Any,
+    options: Mapping[str, Any],
+    build: Callable[[], Any],
+) -> Any:
+    """The program ``backend`` (named ``name``) compiles for the rewritten
+    ``fgraph`` with the compile ``options``: ``build()``'s result, shared with
+    every later graph of the same structure and input order.
+
+    A backend opts in with a ``program_key(options)`` method returning what
+    its programs depend on besides the graph (the jax backend: the shardings,
+    ``device_arrays``, ``donate``, its output copying and
+    ``config.on_unsupported``): a rebuilt graph then costs no trace and no XLA
+    compile. A backend without one (numba keeps its kernels on disk, keyed by
+    their own source) builds every time. At most the backend's ``cache_size``
+    (default ``config.compile_cache_size``) programs are kept.
+    """
+    key_of = getattr(backend, "program_key", None)
+    if key_of is None:
+        return build()
+    try:
+        structure, order = structural_key(fgraph.inputs, fgraph.outputs)
+        key: Hashable = _HashedKey((name, structure, order, key_of(options)))
+    except TypeError:  # an unhashable constant or option: not shared
+        return build()
+    with _programs.lock:
+        found = _programs.entries.get(key)
+        if found is not None:
+            _programs.entries.move_to_end(key)
+            return found
+    program = build()
+    limit = int(getattr(backend, "cache_size", config.compile_cache_size))
+    with _programs.lock:
+        _programs.entries[key] = program
+        while len(_programs.entries) > max(limit, 0):
+            _programs.entries.popitem(last=False)
+    return program
+
+
+def clear_programs(name: str | None = None) -> None:
+    """Forget the shared programs (of the backend ``name`` only, when given)."""
+    with _programs.lock:
+        if name is None:
+            _programs.entries.clear()
+            return
+        for key in [k for k in _programs.entries if k.key[0] == name]:  # type: ignore[attr-defined]
+            del _programs.entries[key]
+
+
 def cached_function(
     inputs: Sequence[Variable],
     outputs: Sequence[Variable],
@@ -464,7 +529,8 @@ def stats() -> CacheStats:
 
 
 def clear_cache() -> None:
-    """Forget every cached function and reset the counters."""
+    """Forget every cached function and shared program, and reset the counters."""
     with _cache.lock:
         _cache.entries.clear()
         _cache.stats = CacheStats()
+    clear_programs()

@@ -147,8 +147,14 @@ def function(
             stage("rewriting")
             rewrite_graph(fgraph, resolved)
         stage("compiling")
-        compiled = backend.compile if stats is None else _profiled(backend, stats)
-        fn = compiled(fgraph, **options)
+        if stats is None:
+            from lazygraph.compile.cache import shared_program
+
+            fn = shared_program(
+                backend, backend_name, fgraph, options, lambda: backend.compile(fgraph, **options)
+            )
+        else:
+            fn = _profiled(backend, stats)(fgraph)
     return Function(fgraph, fn, unpack_single, backend_name, stats)
 
 

@@ -22,9 +22,7 @@ from __future__ import annotations
 
 import importlib.util
 import os
-import threading
-from collections import OrderedDict
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from typing import Any
 
 from lazygraph.graph.fg import FunctionGraph
@@ -38,8 +36,9 @@ _FALSE = ("0", "false", "False", "no", "off")
 class JaxBackend:
     """Compiles a ``FunctionGraph`` with JAX (see the module docstring).
 
-    Compiled programs are shared between graphs of the same structure and
-    input types, so a rebuilt graph costs no new trace nor XLA compile.
+    ``lazygraph.function`` shares compiled programs between graphs of the same
+    structure and input types (core's program cache, keyed with
+    :meth:`program_key`), so a rebuilt graph costs no new trace nor XLA compile.
     """
 
     name = "jax"
@@ -48,16 +47,13 @@ class JaxBackend:
     #: the keyword options of :meth:`compile`, which ``lazygraph.function`` and
     #: ``cached_function`` take as ``compile_options``
     compile_options: tuple[str, ...] = ("in_shardings", "out_shardings", "device_arrays", "donate")
-    #: how many compiled programs are kept, least recently used dropped
+    #: how many compiled programs core's program cache keeps, least recently
+    #: used dropped
     cache_size = 512
     #: copy results into writable numpy arrays (False: XLA's own buffers,
     #: read-only, no copy; saves a pass over large outputs). The environment
     #: variable ``LAZYGRAPH_JAX_WRITABLE_OUTPUTS=0`` sets it to False.
     writable_outputs = os.environ.get("LAZYGRAPH_JAX_WRITABLE_OUTPUTS", "1") not in _FALSE
-
-    def __init__(self) -> None:
-        self._cache: OrderedDict[Any, Any] = OrderedDict()
-        self._lock = threading.Lock()
 
     def compile(
         self,
@@ -84,37 +80,11 @@ class JaxBackend:
         [array(5.)]
         """
         from lazygraph.compile.backends import import_isolated
-        from lazygraph.compile.cache import structural_key
 
         # the linker imports jax, which draws from numpy's global random
         # stream: the first compile must not shift the user's numbers
         compile_graph = import_isolated("lazygraph.backends.jax.linker").compile_graph
-
-        from lazygraph.configuration import config
-
-        options = (
-            # a program compiled while host fallbacks were allowed must not be
-            # handed out when they must raise
-            config.on_unsupported,
-            _hashable(in_shardings),
-            _hashable(out_shardings),
-            device_arrays,
-            donate,
-            self.writable_outputs,
-        )
-        try:
-            structure, order = structural_key(fgraph.inputs, fgraph.outputs)
-            key: Any = (structure, order, options)
-            hash(key)
-        except TypeError:
-            key = None
-        if key is not None:
-            with self._lock:
-                program = self._cache.get(key)
-                if program is not None:
-                    self._cache.move_to_end(key)
-                    return program  # type: ignore[no-any-return]
-        program = compile_graph(
+        return compile_graph(  # type: ignore[no-any-return]
             fgraph,
             in_shardings=in_shardings,
             out_shardings=out_shardings,
@@ -122,12 +92,23 @@ class JaxBackend:
             donate=donate,
             writable=self.writable_outputs,
         )
-        if key is not None:
-            with self._lock:
-                self._cache[key] = program
-                while len(self._cache) > self.cache_size:
-                    self._cache.popitem(last=False)
-        return program
+
+    def program_key(self, options: Mapping[str, Any]) -> Hashable:
+        """What a compiled program depends on besides its graph's structure, so
+        that core's one program cache (:func:`lazygraph.compile.cache.shared_program`)
+        shares it between graphs of the same structure: the compile options, the
+        output copying, and ``config.on_unsupported`` (a program compiled while
+        host fallbacks were allowed must not be handed out when they must raise)."""
+        from lazygraph.configuration import config
+
+        return (
+            config.on_unsupported,
+            _hashable(options.get("in_shardings")),
+            _hashable(options.get("out_shardings")),
+            bool(options.get("device_arrays", False)),
+            bool(options.get("donate", False)),
+            self.writable_outputs,
+        )
 
     def load_devices(self) -> None:
         """Import the device support (:mod:`lazygraph.backends.jax.device`), which
@@ -138,9 +119,10 @@ class JaxBackend:
         import_isolated("lazygraph.backends.jax.device")
 
     def clear_cache(self) -> None:
-        """Forget every compiled program."""
-        with self._lock:
-            self._cache.clear()
+        """Forget every compiled program of this backend (in core's program cache)."""
+        from lazygraph.compile.cache import clear_programs
+
+        clear_programs(self.name)
 
 
 def _hashable(obj: Any) -> Any:
