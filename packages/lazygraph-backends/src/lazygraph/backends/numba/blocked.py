@@ -36,7 +36,7 @@ from lazygraph.graph.basic import Apply
 from lazygraph.tensor.elemwise import Elemwise
 from lazygraph.tensor.fused import FusedReduce
 from lazygraph.tensor.reduction import Reduce, np_logsumexp
-from lazygraph.tensor.scalar import ScalarOp
+from lazygraph.tensor.scalar import ROWS, ScalarOp
 from lazygraph.tensor.scalar.composite import Composite
 
 __all__ = ["BLOCK", "TRANSCENDENTAL", "Chooser", "blocked_runner"]
@@ -45,31 +45,8 @@ __all__ = ["BLOCK", "TRANSCENDENTAL", "Chooser", "blocked_runner"]
 BLOCK = 1 << 14
 
 #: the scalar ops numpy evaluates with SIMD loops where a kernel calls libm
-TRANSCENDENTAL = frozenset(
-    {
-        "exp",
-        "exp2",
-        "expm1",
-        "log",
-        "log2",
-        "log10",
-        "log1p",
-        "sin",
-        "cos",
-        "tan",
-        "sinh",
-        "cosh",
-        "tanh",
-        "asin",
-        "acos",
-        "atan",
-        "asinh",
-        "acosh",
-        "atanh",
-        "sigmoid",
-        "softplus",
-    }
-)
+#: (the table's ``simd`` column)
+TRANSCENDENTAL = frozenset(name for name, row in ROWS.items() if row.simd)
 
 Runner = Callable[[Sequence[Any]], list[Any]]
 

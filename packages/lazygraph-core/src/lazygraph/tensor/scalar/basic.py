@@ -173,6 +173,9 @@ class ScalarRow:
     - ``others``: key of :data:`CATEGORIES` that each input outside ``promote``
       must be in (``ldexp``'s exponent: integers); a Python scalar there keeps
       its own default dtype.
+    - ``simd``: numpy computes it with vectorised (SIMD) loops of its own, where
+      a compiled scalar loop calls the C library once per element (``exp``,
+      ``sin``...): a backend may then prefer numpy's loop on large arrays.
     """
 
     name: str
@@ -186,6 +189,7 @@ class ScalarRow:
     weak: str = "raise"
     numpy_name: str | None = None
     others: str = "all"
+    simd: bool = False
 
     def promoted_inputs(self) -> tuple[int, ...]:
         return tuple(range(self.nin)) if self.promote is None else self.promote

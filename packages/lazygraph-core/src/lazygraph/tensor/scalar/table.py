@@ -60,9 +60,17 @@ def _row(
     )
 
 
+#: the float functions numpy computes with SIMD loops of its own (see ScalarRow.simd)
+_SIMD = frozenset(
+    {"exp", "exp2", "expm1", "log", "log2", "log10", "log1p", "sin", "cos", "tan"}
+    | {"sinh", "cosh", "tanh", "asin", "acos", "atan", "asinh", "acosh", "atanh"}
+    | {"sigmoid", "softplus"}
+)
+
+
 def _float_row(name: str, fn: Any, grad: Any, accepts: str = "all", nin: int = 1) -> None:
     # Float-valued functions compute integer inputs in the upcast float dtype.
-    _row(name, nin, accepts, out_float, fn, grad, cast_inputs=True)
+    _row(name, nin, accepts, out_float, fn, grad, cast_inputs=True, simd=name in _SIMD)
 
 
 # -- arithmetic ---------------------------------------------------------------
