@@ -176,3 +176,34 @@ def test_the_fast_paths_read_a_plain_attribute() -> None:
     # holding a container, not a property that would run code
     assert "placed" in devices_mod.Devices.__slots__
     assert not isinstance(getattr(devices_mod.Devices, "placed", None), property)
+
+
+# -- the capability query ----------------------------------------------------------
+
+
+class Picky:
+    """A backend that compiles additions only."""
+
+    name = "picky-test"
+
+    def compile(self, fgraph: Any, **options: Any) -> Any:
+        return get_backend("python").compile(fgraph)
+
+    def lowers(self, node: Any) -> str | None:
+        return None if "add" in str(node.op) else f"no lowering for {node.op}"
+
+
+def test_lowering_of_asks_the_backend() -> None:
+    from lazygraph.compile.backends import lowering_of
+
+    x = lt.dvector("x")
+    register_backend(Picky())
+    try:
+        assert lowering_of((x + 1).owner, "picky-test") is None
+        assert "no lowering for Elemwise{exp}" in lowering_of(lt.exp(x).owner, "picky-test")
+        assert "perform" in lowering_of((x + 1).owner, "python")
+        register_backend(OptionsBackend())  # says nothing: it compiles what it is given
+        assert lowering_of(lt.exp(x).owner, "options-test") is None
+    finally:
+        backends_mod._registry.pop("picky-test", None)
+        backends_mod._registry.pop("options-test", None)

@@ -45,3 +45,13 @@ def test_every_row_lowers_for_every_dtype_it_accepts(name: str) -> None:
         with jax.enable_x64(True):
             result = jax.eval_shape(fn, *args)
         assert result.dtype == np.dtype(out), (name, sig)
+
+
+def test_the_capability_query_says_what_runs_on_the_host() -> None:
+    import lazygraph.tensor as lt
+    from lazygraph.compile.backends import lowering_of
+
+    x, z = lt.dvector("x"), lt.tensor("complex128", (None,))
+    assert lowering_of(lt.exp(x).owner, "jax") is None
+    assert "complex exp" in lowering_of(lt.exp(z).owner, "jax")  # by design, with why
+    assert "Nonzero" in lowering_of(lt.nonzero(x)[0].owner, "jax")

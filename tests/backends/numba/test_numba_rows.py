@@ -44,3 +44,28 @@ def test_every_row_lowers_for_every_dtype_it_accepts(name: str) -> None:
             out = op.output_dtypes(sig)[0]
             expr = scalar_expr(op, names, sig, out)  # raises CodegenUnsupported if not
             assert expr, (name, sig, params)
+
+
+def test_the_capability_query_says_what_runs_through_perform() -> None:
+    import lazygraph.tensor as lt
+    from lazygraph.compile.backends import lowering_of
+    from lazygraph.configuration import config
+    from lazygraph.graph.basic import Apply, Op
+
+    class NoKernel(Op):
+        __props__ = ()
+
+        def make_node(self, x: object) -> Apply:
+            x = lt.as_tensor_variable(x)
+            return Apply(self, [x], [x.type()])
+
+        def perform(self, node: object, inputs: list, output_storage: list) -> None:
+            output_storage[0][0] = inputs[0].copy()
+
+    x = lt.dvector("x")
+    assert lowering_of(lt.exp(x).owner, "numba") is None
+    with config.change(numba_prefer_numpy=True):  # (this directory's conftest turns it off)
+        assert "numpy" in lowering_of(lt.sort(x).owner, "numba")
+    with config.change(numba_prefer_numpy=False):
+        assert lowering_of(lt.sort(x).owner, "numba") is None
+    assert "NoKernel" in lowering_of(NoKernel()(x).owner, "numba")

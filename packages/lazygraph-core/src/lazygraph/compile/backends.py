@@ -28,7 +28,12 @@ Besides ``name`` and ``compile``, a backend may have (see :class:`Backend`):
   (:mod:`lazygraph.compile.profile`);
 - ``load_devices()``: import its device support, which registers itself with
   :mod:`lazygraph.compile.devices` (``Array.to_device`` asks for it through
-  :func:`lazygraph.compile.devices.load_devices`).
+  :func:`lazygraph.compile.devices.load_devices`);
+- ``program_key(options)``: opts into core's one program cache
+  (:func:`lazygraph.compile.cache.shared_program`);
+- ``lowers(node)``: the capability query. None when the backend compiles
+  ``node`` itself; else why the node runs through its ``perform`` on the host
+  (a design choice or a missing lowering). :func:`lowering_of` asks it.
 """
 
 from __future__ import annotations
@@ -45,6 +50,7 @@ __all__ = [
     "available_backends",
     "get_backend",
     "import_isolated",
+    "lowering_of",
     "op_label",
     "preserved_global_state",
     "register_backend",
@@ -111,6 +117,29 @@ def get_backend(name: str) -> Backend:
             f"no lazygraph backend named {name!r}; available: {', '.join(available_backends())}"
         )
     return _registry[name]
+
+
+def lowering_of(node: Any, backend: str | None = None) -> str | None:
+    """How ``backend`` (default ``config.backend``) runs the node ``node``:
+    None when it compiles it itself, else the reason it runs through the
+    node's ``perform`` (its answer to ``lowers``). The python backend runs
+    every node through ``perform``, by design.
+
+    >>> import lazygraph.tensor as lt
+    >>> x = lt.dvector("x")
+    >>> lowering_of((x + 1).owner, "python")
+    'the python backend runs every node through its perform'
+    """
+    from lazygraph.configuration import config
+
+    name = backend or config.backend
+    if name == "python":
+        return "the python backend runs every node through its perform"
+    found = get_backend(name)
+    query = getattr(found, "lowers", None)
+    if query is None:
+        return None  # a backend that does not say: it compiles what it is given
+    return query(node)  # type: ignore[no-any-return]
 
 
 def available_backends() -> list[str]:

@@ -110,6 +110,27 @@ class JaxBackend:
             self.writable_outputs,
         )
 
+    def lowers(self, node: Any) -> str | None:
+        """The capability query (see :func:`lazygraph.compile.backends.lowering_of`):
+        None when ``node`` runs inside the jitted program, else why it runs on
+        the host through its ``perform`` (a ``HOST_BY_DESIGN`` reason, or no
+        lowering). Traces nothing."""
+        from lazygraph.compile.backends import import_isolated
+
+        dispatch = import_isolated("lazygraph.backends.jax.dispatch")
+        lowering = dispatch.lowering_for(node)
+        if lowering is None:
+            return f"no jax lowering for {type(node.op).__name__}"
+        host = lowering.host(node) if lowering.host is not None else None
+        if host is not None:
+            return f"{host}: {dispatch.HOST_BY_DESIGN[host]}"
+        try:
+            lowering.make(node.op, node, dispatch.Context())
+        except dispatch.Unsupported as exc:
+            reason = dispatch.HOST_BY_DESIGN.get(exc.by_design) if exc.by_design else None
+            return f"{exc}: {reason}" if reason else str(exc)
+        return None
+
     def load_devices(self) -> None:
         """Import the device support (:mod:`lazygraph.backends.jax.device`), which
         registers itself with :mod:`lazygraph.compile.devices`; may be the first

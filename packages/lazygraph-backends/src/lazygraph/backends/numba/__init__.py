@@ -26,6 +26,11 @@ class NumbaBackendEntry:
     def compile(self, fgraph: Any) -> Callable[..., Sequence[Any]]:
         return _linker().NumbaBackend().compile(fgraph)
 
+    def lowers(self, node: Any) -> str | None:
+        """The capability query: None when a kernel runs ``node``, else why its
+        ``perform`` does (see ``NumbaBackend.lowers``)."""
+        return _linker().NumbaBackend().lowers(node)  # type: ignore[no-any-return]
+
     def compile_profiled(self, fgraph: Any, rows: Sequence[Any]) -> Callable[..., Sequence[Any]]:
         """``fgraph`` kernel by kernel, each node timed into its row (``profile=True``)."""
         return _linker().NumbaBackend().compile_profiled(fgraph, rows)

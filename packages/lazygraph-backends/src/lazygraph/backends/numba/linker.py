@@ -573,6 +573,19 @@ class NumbaBackend:
             return Tiered(runner, fgraph, nodes, kernels)  # type: ignore[arg-type]
         return runner
 
+    def lowers(self, node: Apply) -> str | None:
+        """The capability query (see :func:`lazygraph.compile.backends.lowering_of`):
+        None when a compiled kernel runs ``node``, else why its ``perform``
+        runs (numpy's function is at least as fast, or there is no lowering).
+        Generates the kernel's source, compiles nothing."""
+        if isinstance(node.op, numpy_ops()) and config.numba_prefer_numpy:
+            return "numpy's own function runs it: at least as fast as a kernel (numpy_ops)"
+        try:
+            kernel_module_source(node)
+        except Unsupported as exc:
+            return str(exc)
+        return None
+
     def compile_profiled(
         self, fgraph: FunctionGraph, rows: Sequence[Any]
     ) -> Callable[..., Sequence[Any]]:
