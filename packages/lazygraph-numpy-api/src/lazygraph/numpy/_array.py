@@ -534,7 +534,12 @@ class Array(ArrayOperators, ArrayMethods):
         if self._base is None and eager:
             value = self._known
             if value is None and self._cur.owner is None:
-                value = self._known = _bound().get(self._cur)
+                value = _bound().get(self._cur)
+                # _known only for a value without an expression: the lanes read
+                # _known as the operand itself, where a rule would read the
+                # expression (log(e) of a computed e = exp(x) is x)
+                if value is not None and not has_expression(self._cur):
+                    self._known = value
             if value is not None and _is_element_index(key, value.ndim):
                 return value[key]  # numpy's IndexError out of range
         if eager and self._own is not None and _views.is_basic_key(key):
