@@ -4,6 +4,7 @@ namespace's coverage of the array API standard (2024.12) main namespace."""
 from __future__ import annotations
 
 import math
+import warnings
 
 import numpy as np
 import pytest
@@ -159,3 +160,64 @@ def test_iinfo_finfo(dtype: str) -> None:
 @given(x=array_args(ALL), dtype=st.sampled_from(ALL))
 def test_astype(x: np.ndarray, dtype: str) -> None:
     check(lnp.astype, lambda a, d: a.astype(d), x, dtype)
+
+
+# -- numpy's other type names -------------------------------------------------------
+
+OTHER_TYPE_NAMES = [
+    "long", "ulong", "longdouble", "clongdouble", "object_", "str_", "bytes_", "void",
+    "character", "flexible", "datetime64", "timedelta64", "False_", "True_", "ScalarType",
+    "sctypeDict", "typecodes", "little_endian", "typename", "mintypecode", "min_scalar_type",
+    "s_", "index_exp", "ndindex", "iterable", "ndenumerate",
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("name", OTHER_TYPE_NAMES)
+def test_numpys_type_names_and_index_helpers_are_numpys_own(name: str) -> None:
+    assert getattr(lnp, name) is getattr(np, name)
+    assert name in lnp.__all__
+
+
+def test_ndarray_is_the_type_of_lazy_and_numpy_arrays() -> None:
+    x = lnp.asarray(np.ones(3))
+    assert isinstance(x, lnp.ndarray) and isinstance(x * 2, lnp.ndarray)
+    assert isinstance(np.ones(2), lnp.ndarray)
+    assert not isinstance([1.0], lnp.ndarray) and not isinstance(1.0, lnp.ndarray)
+    assert issubclass(lnp.Array, lnp.ndarray) and not issubclass(list, lnp.ndarray)
+    assert lnp.ndarray[int, np.dtype[np.float64]] is lnp.ndarray  # an annotation
+    made = lnp.ndarray((2, 3), dtype=np.int8)
+    assert isinstance(made, lnp.Array) and made.shape == (2, 3) and made.dtype == np.int8
+    buffer = np.arange(4, dtype=np.int16).tobytes()
+    viewed = lnp.ndarray((2,), dtype=np.int16, buffer=buffer, offset=4)
+    np.testing.assert_array_equal(viewed.compute(), np.ndarray((2,), np.int16, buffer, 4))
+
+
+def test_common_type_reads_dtypes_only() -> None:
+    x = lnp.asarray(np.ones(2, dtype=np.float32))
+    y = lnp.asarray(np.arange(3, dtype=np.int8)) + 1  # lazy: nothing computes it
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # no numpy fallback
+        got = lnp.common_type(x, y, np.float16(1.5))
+    assert got is np.common_type(np.ones(2, np.float32), np.arange(3, dtype=np.int8))
+    assert lnp.common_type(x) is np.float32
+    with pytest.raises(AttributeError):  # numpy's error for a list
+        lnp.common_type(x, [1.5])
+
+
+@settings(deadline=None)
+@given(array_args(("bool", "int8", "int64", "uint8", "float32", "float64")))
+def test_fix_is_numpys(x: np.ndarray) -> None:
+    check(lnp.fix, np.fix, x)
+
+
+def test_row_stack_is_vstack_with_numpys_warning() -> None:
+    with pytest.warns(DeprecationWarning, match="row_stack"):
+        got = lnp.row_stack([np.ones(2), np.zeros(2)])
+    np.testing.assert_array_equal(got.compute(), np.vstack([np.ones(2), np.zeros(2)]))
+
+
+def test_ndenumerate_of_a_lazy_array_gives_numpys_pairs() -> None:
+    x = lnp.asarray(np.arange(6.0).reshape(2, 3)) * 2
+    assert list(lnp.ndenumerate(x)) == list(np.ndenumerate(np.arange(6.0).reshape(2, 3) * 2))
+    assert list(lnp.ndindex(2, 3)) == list(np.ndindex(2, 3))
+    assert lnp.iterable(x) and not lnp.iterable(1.0)

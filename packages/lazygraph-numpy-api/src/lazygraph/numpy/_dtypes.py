@@ -27,21 +27,30 @@ from lazygraph.numpy._ufunc import ArrayLike, DTypeLike
 from lazygraph.tensor.dtypes import is_weak_scalar
 
 __all__ = [
+    "False_",
+    "ScalarType",
+    "True_",
     "astype",
     "bool",
     "bool_",
     "byte",
+    "bytes_",
     "can_cast",
     "cdouble",
+    "character",
+    "clongdouble",
+    "common_type",
     "complex64",
     "complex128",
     "complexfloating",
     "csingle",
+    "datetime64",
     "double",
     "dtype",
     "e",
     "euler_gamma",
     "finfo",
+    "flexible",
     "float16",
     "float32",
     "float64",
@@ -61,16 +70,28 @@ __all__ = [
     "intp",
     "isdtype",
     "issubdtype",
+    "little_endian",
+    "long",
+    "longdouble",
     "longlong",
+    "min_scalar_type",
+    "mintypecode",
     "nan",
+    "ndarray",
     "newaxis",
     "number",
+    "object_",
     "pi",
     "promote_types",
     "result_type",
+    "sctypeDict",
     "short",
     "signedinteger",
     "single",
+    "str_",
+    "timedelta64",
+    "typecodes",
+    "typename",
     "ubyte",
     "uint",
     "uint8",
@@ -79,9 +100,11 @@ __all__ = [
     "uint64",
     "uintc",
     "uintp",
+    "ulong",
     "ulonglong",
     "unsignedinteger",
     "ushort",
+    "void",
 ]
 
 # -- dtypes: numpy's objects --------------------------------------------------
@@ -244,3 +267,95 @@ def astype(x: ArrayLike, dtype: DTypeLike, /, *, copy: bool = True, device: Any 
     array([ 1, -1], dtype=int32)
     """
     return wrap(lt.cast(as_variable(x), np.dtype(dtype)))
+
+
+# -- numpy's other scalar types and type utilities ---------------------------------
+# (lazygraph computes bool, integer, float32/64 and complex64/128 arrays; the other
+# types resolve so that isinstance checks, dtype= specs and type tables keep
+# working, and an array of one is numpy's TypeError naming the dtype)
+
+long = np.long
+ulong = np.ulong
+longdouble = np.longdouble
+clongdouble = np.clongdouble
+object_ = np.object_
+str_ = np.str_
+bytes_ = np.bytes_
+void = np.void
+character = np.character
+flexible = np.flexible
+datetime64 = np.datetime64
+timedelta64 = np.timedelta64
+False_ = np.False_
+True_ = np.True_
+ScalarType = np.ScalarType
+sctypeDict = np.sctypeDict  # noqa: N816 (numpy's name)
+typecodes = np.typecodes
+little_endian = np.little_endian
+typename = np.typename
+mintypecode = np.mintypecode
+min_scalar_type = np.min_scalar_type  # (of a lazy array: numpy reads its value)
+
+
+def common_type(*arrays: Any) -> type:
+    """The inexact scalar type all ``arrays`` convert to (``numpy.common_type``),
+    from their dtypes alone: nothing is computed.
+
+    >>> common_type(astype([1, 2], int8), astype([1.0], float32))
+    <class 'numpy.float64'>
+    """
+    dtypes = [a.dtype for a in arrays]  # (a list has none: numpy's AttributeError too)
+    return np.common_type(*(np.empty(0, dtype=d) for d in dtypes))  # type: ignore[no-any-return]
+
+
+for _name in ("float128", "complex256"):  # where this platform's numpy has them
+    if hasattr(np, _name):
+        globals()[_name] = getattr(np, _name)
+        __all__.append(_name)
+
+
+class _ArrayType(type):
+    """``isinstance(x, ndarray)`` for a lazy Array and a numpy array alike."""
+
+    def __instancecheck__(cls, obj: Any) -> bool:
+        return isinstance(obj, (Array, np.ndarray))
+
+    def __subclasscheck__(cls, sub: type) -> bool:
+        return issubclass(sub, (Array, np.ndarray))
+
+
+class ndarray(metaclass=_ArrayType):  # noqa: N801 (numpy's name)
+    """numpy's array type, for code that names it: ``isinstance(x, np.ndarray)``
+    holds for a lazy :class:`Array` and for a numpy array, ``np.ndarray`` and
+    ``np.ndarray[Any, np.dtype[np.float64]]`` are annotations, and
+    ``np.ndarray(shape, dtype)`` makes an array as numpy's does (its contents
+    unspecified there; zeros here), or views ``buffer``.
+
+    >>> import numpy
+    >>> from lazygraph.numpy import asarray
+    >>> x = asarray(numpy.array([1.0, 2.0]))
+    >>> isinstance(x, ndarray), isinstance(numpy.zeros(2), ndarray), isinstance([1.0], ndarray)
+    (True, True, False)
+    >>> ndarray((2, 3), dtype=int8).shape
+    (2, 3)
+    """
+
+    def __new__(  # type: ignore[misc]
+        cls,
+        shape: Any,
+        dtype: DTypeLike = float,
+        buffer: Any = None,
+        offset: int = 0,
+        strides: Any = None,
+        order: Any = None,
+    ) -> Array:
+        from lazygraph.numpy._convert import asarray
+        from lazygraph.numpy._creation import zeros
+
+        if buffer is None and strides is None:
+            return zeros(shape, dtype=dtype, order=order or "C")  # type: ignore[no-any-return]
+        made = np.ndarray(shape, dtype, buffer, offset, strides, order)
+        return asarray(made)  # type: ignore[no-any-return]
+
+    def __class_getitem__(cls, item: Any) -> Any:
+        return cls

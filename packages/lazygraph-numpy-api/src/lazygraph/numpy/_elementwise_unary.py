@@ -48,6 +48,7 @@ __all__ = [
     "exp2",
     "expm1",
     "fabs",
+    "fix",
     "floor",
     "invert",
     "isfinite",
@@ -436,6 +437,16 @@ def tanh(x: ArrayLike, /, out: None = None, **kwargs: Any) -> Array:
     array([0.        , 0.76159416])
     """
     return apply_ufunc("tanh", lt.tanh, (x,), out, kwargs)
+
+
+def fix(x: ArrayLike, out: None = None) -> Array:
+    """Round toward zero (integers and bools unchanged), elementwise
+    (``numpy.fix``, which is ``trunc``).
+
+    >>> fix([-1.7, 1.7]).compute()
+    array([-1.,  1.])
+    """
+    return apply_ufunc("fix", lt.trunc, (x,), out, {})
 
 
 def trunc(x: ArrayLike, /, out: None = None, **kwargs: Any) -> Array:

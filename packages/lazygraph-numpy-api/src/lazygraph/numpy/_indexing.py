@@ -21,8 +21,11 @@ from lazygraph.tensor.shape import normalize_axis
 __all__ = [
     "diag_indices",
     "fill_diagonal",
+    "index_exp",
     "indices",
     "ix_",
+    "ndindex",
+    "s_",
     "select",
     "take",
     "take_along_axis",
@@ -228,3 +231,9 @@ def fill_diagonal(a: Any, val: Any, wrap: bool = False) -> None:
     if not isinstance(val, Array) and np.ndim(val) > 0:
         val = np.resize(np.asarray(val), len(positions))  # numpy cycles the values
     a[coords] = val
+
+
+# numpy's own: they build index tuples and iterate over index tuples, no arrays
+s_ = np.s_
+index_exp = np.index_exp
+ndindex = np.ndindex

@@ -13,6 +13,7 @@ its first axis, as numpy iterates over it).
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Sequence
 from typing import Any
 
@@ -37,6 +38,7 @@ __all__ = [
     "dstack",
     "hsplit",
     "hstack",
+    "row_stack",
     "split",
     "stack",
     "unstack",
@@ -207,6 +209,22 @@ def vstack(tup: Any, *, dtype: DTypeLike = None, casting: str = "same_kind") -> 
     xs = _sequence("vstack", tup)
     xs = _cast_all("vstack", xs, dtype, casting)
     return wrap(lt.vstack(xs))
+
+
+def row_stack(tup: Any, *, dtype: DTypeLike = None, casting: str = "same_kind") -> Array:
+    """``vstack``, under its old name (``numpy.row_stack``), with numpy's
+    DeprecationWarning.
+
+    >>> import warnings
+    >>> with warnings.catch_warnings():
+    ...     warnings.simplefilter("ignore", DeprecationWarning)
+    ...     row_stack([[1, 2], [3, 4]]).shape
+    (2, 2)
+    """
+    warnings.warn(
+        "`row_stack` alias is deprecated. Use `np.vstack` directly.", DeprecationWarning, 2
+    )
+    return vstack(tup, dtype=dtype, casting=casting)
 
 
 def hstack(tup: Any, *, dtype: DTypeLike = None, casting: str = "same_kind") -> Array:

@@ -31,6 +31,8 @@ __all__ = [
     "geterr",
     "isclose",
     "isscalar",
+    "iterable",
+    "ndenumerate",
     "printoptions",
     "set_printoptions",
     "seterr",
@@ -269,3 +271,9 @@ def trapezoid(y: ArrayLike, x: ArrayLike = None, dx: float = 1.0, axis: int = -1
     hi[ax], lo[ax] = slice(1, None), slice(None, -1)
     pairs = lt.add(lt.getitem(yv, tuple(hi)), lt.getitem(yv, tuple(lo)))
     return wrap(lt.sum(lt.divide(lt.multiply(d, pairs), 2.0), axis=ax))
+
+
+# numpy's own: ``iterable`` asks ``iter()``; ``ndenumerate`` reads the values
+# (numpy computes a lazy array's value once, through ``__array__``)
+iterable = np.iterable
+ndenumerate = np.ndenumerate
