@@ -284,25 +284,32 @@ def _shift(c: _Call) -> str:
     return f"{direction}_shift({c.a[0]}, {c.a[1]}, {c.bits})"
 
 
-#: row name -> its lowering, where the row's numpy function is not the answer
-_OVERRIDES: dict[str, Callable[[_Call], str]] = {
-    **{name: _template(f"({{0}} {sym} {{1}})") for name, sym in _COMPARE.items()},
+#: Python's operators on the operands, the same for real and complex ones
+_OPERATORS: dict[str, Callable[[_Call], str]] = {
     "add": _template("({0} + {1})"),
     "subtract": _template("({0} - {1})"),
-    "multiply": _template("({0} * {1})"),
-    "divide": _template("({0} / {1})"),
-    "square": _template("({0} * {0})"),
     "positive": _template("{0}"),
     "second": _template("{1}"),
     "copy": _template("{0}"),
-    "conj": _template("{0}"),
-    "real": _template("{0}"),
-    "imag": lambda c: literal(0, c.out_dtype),
+    "equal": _template("({0} == {1})"),
+    "not_equal": _template("({0} != {1})"),
     "where": _template("({1} if {0} != 0 else {2})"),
     "logical_and": _template("(({0} != 0) and ({1} != 0))"),
     "logical_or": _template("(({0} != 0) or ({1} != 0))"),
     "logical_xor": _template("(({0} != 0) != ({1} != 0))"),
     "logical_not": _template("({0} == 0)"),
+}
+
+#: row name -> its lowering, where the row's numpy function is not the answer
+_OVERRIDES: dict[str, Callable[[_Call], str]] = {
+    **{name: _template(f"({{0}} {sym} {{1}})") for name, sym in _COMPARE.items()},
+    **_OPERATORS,
+    "multiply": _template("({0} * {1})"),
+    "divide": _template("({0} / {1})"),
+    "square": _template("({0} * {0})"),
+    "conj": _template("{0}"),
+    "real": _template("{0}"),
+    "imag": lambda c: literal(0, c.out_dtype),
     "bitwise_and": _template("({0} & {1})"),
     "bitwise_or": _template("({0} | {1})"),
     "bitwise_xor": _template("({0} ^ {1})"),
@@ -386,21 +393,10 @@ _COMPLEX_OVERRIDES: dict[str, Callable[[_Call], str]] = {
     **{name: _complex_helper for name in ("maximum", "minimum", "fmax", "fmin", "clip")},
     **{name: _complex_helper for name in ("sign", "rint", "exp2", "expm1", "log2", "log1p")},
     **{name: _complex_helper for name in ("sin", "cos", "tanh")},
-    "equal": _template("({0} == {1})"),
-    "not_equal": _template("({0} != {1})"),
-    "add": _template("({0} + {1})"),
-    "subtract": _template("({0} - {1})"),
-    "positive": _template("{0}"),
+    **_OPERATORS,
     "negative": _template("(-{0})"),
-    "copy": _template("{0}"),
-    "second": _template("{1}"),
     "real": _template("({0}).real"),
     "imag": _template("({0}).imag"),
-    "where": _template("({1} if {0} != 0 else {2})"),
-    "logical_not": _template("({0} == 0)"),
-    "logical_and": _template("(({0} != 0) and ({1} != 0))"),
-    "logical_or": _template("(({0} != 0) or ({1} != 0))"),
-    "logical_xor": _template("(({0} != 0) != ({1} != 0))"),
     "multiply": _complex_multiply,
     "square": _complex_multiply,
     "pow": _complex_multiply,
