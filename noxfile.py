@@ -59,7 +59,8 @@ def backend_is_placeholder(session: nox.Session, backend: str) -> bool:
 # python session runs everything (testpaths in pyproject.toml). The numba
 # session runs the backend's differential tests against the python backend
 # (random graphs, every lowering family, tiers and threads), its doctests, the
-# reliability suite and the eight numpy-namespace programs on numba; the jax
+# reliability suite, the eight numpy-namespace programs and the program corpus
+# (tests/programs) on numba; the jax
 # session the same for jax. Sessions listed in OP_TABLE_BACKENDS then run the
 # whole op table (OP_TABLE_DIRS) on their backend, compared with the python
 # backend's reference results, see op_table_groups.
@@ -70,12 +71,14 @@ BACKEND_SUITES: dict[str, tuple[str, ...]] = {
         "packages/lazygraph-backends/src/lazygraph/backends/numba",
         "tests/reliability",
         "tests/numpy_api/test_programs.py",
+        "tests/programs",
     ),
     "jax": (
         "tests/backends/jax",
         "packages/lazygraph-backends/src/lazygraph/backends/jax",
         "tests/reliability",
         "tests/numpy_api/test_programs.py",
+        "tests/programs",
     ),
 }
 

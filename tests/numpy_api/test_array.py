@@ -5,6 +5,7 @@ and printing (``str`` / ``format`` exactly numpy's; ``repr`` lazy)."""
 from __future__ import annotations
 
 import copy
+import inspect
 import operator
 import pickle
 import warnings
@@ -21,6 +22,7 @@ import lazygraph
 import lazygraph.numpy as lnp
 from lazygraph.compile.cache import stats
 from lazygraph.numpy._convert import bound_value
+from tests.numpy_api.namespace_harness import check
 from tests.tensor.harness import ALL, arrays, assert_numpy_equal, numpy_result
 
 SHAPES = hnp.array_shapes(min_dims=0, max_dims=3, min_side=0, max_side=4)
@@ -56,14 +58,14 @@ def graphs() -> Any:
         yield
 
 
-def test_unknown_sizes_are_none() -> None:
+def test_sizes_that_depend_on_the_data_are_computed_when_asked_for() -> None:
     x = lnp.asarray(np.arange(5.0))
     y = x[x > 2]
-    assert y.shape == (None,)
-    assert y.size is None
-    assert repr(y) == "Array(shape=(None,), dtype=float64, lazy)"
-    assert len(y) == 2  # computed: the size is data-dependent
-    assert y.shape == (2,)  # and known from then on
+    assert y._static_shape == (None,)  # unknown when the graph is built
+    assert repr(y) == "Array(shape=(None,), dtype=float64, lazy)"  # repr computes nothing
+    assert y.shape == (2,)  # numpy's ints: computed
+    assert y.size == 2 and len(y) == 2
+    np.testing.assert_array_equal(y.compute(), [3.0, 4.0])
 
 
 @pytest.mark.usefixtures("graphs")
@@ -350,8 +352,90 @@ def test_array_protocol(dtype: str, data: Any) -> None:
 
 def test_dlpack() -> None:
     x = lnp.asarray(np.arange(6.0).reshape(2, 3)) * 2
-    assert x.__dlpack_device__() == (1, 0)
-    np.testing.assert_array_equal(np.from_dlpack(x), np.arange(6.0).reshape(2, 3) * 2)
+    expected = np.arange(6.0).reshape(2, 3) * 2
+    assert x.__dlpack_device__() == expected.__dlpack_device__() == (1, 0)
+    np.testing.assert_array_equal(np.from_dlpack(x), expected)
+    # the array API's keywords, as numpy's ndarray.__dlpack__ takes them
+    params = inspect.signature(lnp.Array.__dlpack__).parameters
+    assert [(p.name, p.kind, p.default) for p in params.values()][1:] == [
+        (name, inspect.Parameter.KEYWORD_ONLY, None)
+        for name in ("stream", "max_version", "dl_device", "copy")
+    ]
+    for kwargs in (
+        {"max_version": (1, 0)},
+        {"copy": True},
+        {"copy": False, "max_version": (1, 0)},
+        {"dl_device": (1, 0)},
+    ):
+        np.testing.assert_array_equal(np.from_dlpack(_Exporter(x, kwargs)), expected)
+    for kwargs, error in (
+        ({"stream": 1}, RuntimeError),  # numpy's: only stream=None
+        ({"dl_device": (2, 0)}, BufferError),
+        ({"bogus": 1}, TypeError),
+    ):
+        with pytest.raises(error):
+            x.__dlpack__(**kwargs)
+        with pytest.raises(error):
+            expected.__dlpack__(**kwargs)
+
+
+class _Exporter:
+    """``x`` handed to ``from_dlpack`` with extra ``__dlpack__`` keywords."""
+
+    def __init__(self, x: Any, kwargs: dict[str, Any]) -> None:
+        self.x, self.kwargs = x, kwargs
+
+    def __dlpack__(self, **kwargs: Any) -> Any:
+        return self.x.__dlpack__(**{**kwargs, **self.kwargs})
+
+    def __dlpack_device__(self) -> Any:
+        return self.x.__dlpack_device__()
+
+
+CLIP_CALLS: list[tuple[tuple[Any, ...], dict[str, Any]]] = [
+    ((0, 6), {}),
+    ((), {"min": 0, "max": 6}),
+    ((), {"min": 0}),
+    ((), {"max": 6}),
+    ((), {}),
+    ((None, None), {}),
+    ((), {"min": None, "max": None}),
+    ((), {"a_min": 1, "a_max": 4}),
+    ((), {"min": np.array([0, 1, 2, 3], dtype=np.int8), "max": np.int8(4)}),
+    ((), {"min": np.array([[0], [1]], dtype=np.int8)}),
+    ((), {"min": 1.5}),
+    ((), {"min": 300}),  # OverflowError, as numpy
+    ((0, 6), {"max": 3}),  # ValueError: a_min and a_max with max
+    ((0,), {"min": 3}),  # TypeError
+    ((), {"a_max": 2, "max": 3}),  # TypeError
+]
+
+
+@pytest.mark.parametrize("method", [False, True])
+@pytest.mark.parametrize(("args", "kwargs"), CLIP_CALLS, ids=str)
+def test_clip_takes_numpys_and_the_array_apis_names(
+    args: tuple[Any, ...], kwargs: dict[str, Any], method: bool
+) -> None:
+    """``clip(x, a_min, a_max)`` and ``clip(x, /, min=None, max=None)``, as a
+    function and as a method: numpy's values, dtypes and error types."""
+    x = np.array([-3, 0, 5, 9], dtype=np.int8)
+
+    if method:
+        check(lambda a: lnp.asarray(a).clip(*args, **kwargs), lambda a: a.clip(*args, **kwargs), x)
+    else:
+        check(lambda a: lnp.clip(a, *args, **kwargs), lambda a: np.clip(a, *args, **kwargs), x)
+
+
+def test_clip_takes_the_array_apis_positional_min() -> None:
+    """The array API's ``clip(x, min)`` (numpy's signature wants both bounds):
+    the lower bound only, as array_api_compat.numpy gives it."""
+    import array_api_compat.numpy as xp
+
+    x = np.array([-3.0, 0.5, 9.0])
+    np.testing.assert_array_equal(lnp.clip(lnp.asarray(x), 0.0).compute(), xp.clip(x, 0.0))
+    np.testing.assert_array_equal(
+        lnp.clip(lnp.asarray(x), None, 1.0).compute(), xp.clip(x, None, 1.0)
+    )
 
 
 # -- printing -----------------------------------------------------------------------
@@ -446,3 +530,32 @@ def test_reshape_order_errors_match_numpy() -> None:
             call(np.arange(6))
         with pytest.raises(ValueError, match="order must be one of"):
             call(lx)
+
+
+def test_base_flags_and_view_follow_numpy() -> None:
+    a_np = np.arange(6.0).reshape(2, 3)
+    a = lnp.asarray(np.arange(6.0)).reshape(2, 3)
+    for expr in (lambda x: x, lambda x: x.T, lambda x: x[:, ::2], lambda x: x[0], lambda x: x.T.T):
+        got, want = expr(a).flags, expr(a_np).flags
+        for key in ("C_CONTIGUOUS", "F_CONTIGUOUS", "OWNDATA"):
+            assert got[key] == want[key], (key, got, want)
+        assert (expr(a).base is None) == (expr(a_np).base is None)
+    v = a.view()
+    assert v.base is a
+    v[0, 0] = -1.0
+    assert float(a[0, 0]) == -1.0
+    with pytest.warns(lnp.LazygraphFallbackWarning):
+        bits = a.view(np.int64)
+    np.testing.assert_array_equal(bits.compute(), a.compute().view(np.int64))
+    with pytest.raises(KeyError):
+        a.flags["NOPE"]
+
+
+def test_an_empty_numpy_array_stays_writeable_after_asarray() -> None:
+    """Binding a caller's empty array once made the caller's own array read-only
+    (numpy's may_share_memory counts no shared bytes in an empty array)."""
+    for shape in [(0,), (2, 0)]:
+        a = np.zeros(shape)
+        lnp.asarray(a)
+        lnp.add(a, 1)
+        assert a.flags.writeable

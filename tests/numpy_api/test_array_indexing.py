@@ -149,3 +149,18 @@ def test_an_element_index_out_of_range_is_numpys_index_error() -> None:
         a[2, 0]
     with pytest.raises(IndexError, match="out of bounds"):
         a[0, -4]
+
+
+def test_range_and_array_like_indices_read_as_arrays() -> None:
+    """numpy reads a ``range`` (``probs[range(n), y]``) and any array-like as an
+    integer array index."""
+    a = np.arange(12.0).reshape(4, 3)
+    x = lnp.asarray(a)
+    np.testing.assert_array_equal(x[range(4), [0, 1, 2, 0]].compute(), a[range(4), [0, 1, 2, 0]])
+    np.testing.assert_array_equal(x[range(1, 4, 2)].compute(), a[range(1, 4, 2)])
+    assert x[range(0)].compute().shape == a[range(0)].shape
+    y = lnp.asarray(a.copy())
+    y[range(0, 4, 2), 1] = -1.0
+    b = a.copy()
+    b[range(0, 4, 2), 1] = -1.0
+    np.testing.assert_array_equal(y.compute(), b)

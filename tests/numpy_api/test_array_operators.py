@@ -17,6 +17,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+import lazygraph
 import lazygraph.numpy as lnp
 from tests.tensor.harness import ALL, arrays, assert_numpy_equal, broadcast_shapes, numpy_result
 
@@ -54,6 +55,10 @@ INPLACE = {
     "<<=": operator.ilshift,
     ">>=": operator.irshift,
 }
+#: the default of ``lazygraph.config.eager_max_elements`` (small known values
+#: computed at once)
+EAGER = lazygraph.config.eager_max_elements
+
 UNARY = {"-x": operator.neg, "+x": operator.pos, "abs": operator.abs, "~x": operator.invert}
 
 # Operators to skip for complex operands (none: numpy orders complex numbers
@@ -212,10 +217,18 @@ def test_unary_operator(op: str, dtype: str, data: Any) -> None:
 
 
 @settings(max_examples=80, deadline=None)
-@given(op=st.sampled_from(sorted(INPLACE)), pair=two_arrays(), scalar=st.booleans())
-def test_inplace_operator(op: str, pair: tuple[np.ndarray, np.ndarray], scalar: bool) -> None:
+@given(
+    op=st.sampled_from(sorted(INPLACE)),
+    pair=two_arrays(),
+    scalar=st.booleans(),
+    graph=st.booleans(),
+)
+def test_inplace_operator(
+    op: str, pair: tuple[np.ndarray, np.ndarray], scalar: bool, graph: bool
+) -> None:
     """``a op= b`` keeps ``a``'s dtype and shape (same-kind casting, no broadcasting
-    of ``a``), and rebinds the same object."""
+    of ``a``), and rebinds the same object; where numpy refuses, ``a`` is left as
+    it was. ``graph``: every operation a node (no value computed at once)."""
     a, b = pair
     if _skip_unsupported(op, a.dtype.name, b.dtype.name):
         return
@@ -225,18 +238,62 @@ def test_inplace_operator(op: str, pair: tuple[np.ndarray, np.ndarray], scalar: 
         rhs = b.flat[0].item() if b.size else 1
     if _known_complex_identity_bug(op, a, rhs):
         return
-    lazy = lnp.asarray(a)
-    expected, exc = numpy_result(lambda: fn(a.copy(), rhs))
-    if exc is not None:
-        _lazy_raises(lambda: fn(lazy, rhs if scalar else lnp.asarray(b)), exc)
-        return
-    with np.errstate(all="ignore"), warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        result = fn(lazy, rhs if scalar else lnp.asarray(b))
-        value = lazy.compute()
+    with lazygraph.config.change(eager_max_elements=0 if graph else EAGER):
+        lazy = lnp.asarray(a)
+        expected, exc = numpy_result(lambda: fn(a.copy(), rhs))
+        if exc is not None:
+            _lazy_raises(lambda: fn(lazy, rhs if scalar else lnp.asarray(b)), exc)
+            assert lazy.dtype == a.dtype and lazy.shape == a.shape
+            assert_numpy_equal(lazy.compute(), a, signed_zeros=True)  # unchanged
+            return
+        with np.errstate(all="ignore"), warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            result = fn(lazy, rhs if scalar else lnp.asarray(b))
+            value = lazy.compute()
     assert result is lazy
     assert lazy.dtype == a.dtype and lazy.shape == a.shape
     assert_numpy_equal(value, expected, signed_zeros=True)
+
+
+MATMUL_SHAPES = [
+    ((3, 3), (3, 3)),
+    ((2, 3), (3, 3)),
+    ((2, 2, 3), (3, 3)),
+    ((2, 3), (3, 4)),  # the result's shape differs: ValueError
+    ((3,), (3, 3)),  # numpy: a 1-d left operand is refused in place
+    ((3, 3), (3,)),
+    ((2, 3), (2, 3, 3)),  # broadcasts the left operand: ValueError
+    ((0, 3), (3, 3)),
+    ((3, 3), (4, 4)),
+]
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    d1=st.sampled_from(["bool", "int8", "int64", "uint8", "float32", "float64", "complex128"]),
+    d2=st.sampled_from(["bool", "int8", "int64", "uint8", "float32", "float64", "complex128"]),
+    shapes=st.sampled_from(MATMUL_SHAPES),
+    graph=st.booleans(),
+    data=st.data(),
+)
+def test_inplace_matmul(
+    d1: str, d2: str, shapes: tuple[tuple[int, ...], ...], graph: bool, data: Any
+) -> None:
+    """``a @= b`` against numpy for dtype pairs and shapes: the product must keep
+    ``a``'s shape and cast to ``a``'s dtype (same-kind), else numpy's error."""
+    a = data.draw(arrays(d1, shapes[0], finite=True, min_value=-5, max_value=5))
+    b = data.draw(arrays(d2, shapes[1], finite=True, min_value=-5, max_value=5))
+    with lazygraph.config.change(eager_max_elements=0 if graph else EAGER):
+        lazy = lnp.asarray(a)
+        expected, exc = numpy_result(lambda: operator.imatmul(a.copy(), b))
+        if exc is not None:
+            _lazy_raises(lambda: operator.imatmul(lazy, lnp.asarray(b)), exc)
+            assert_numpy_equal(lazy.compute(), a)
+            return
+        result = operator.imatmul(lazy, lnp.asarray(b))
+    assert result is lazy
+    assert lazy.dtype == a.dtype and lazy.shape == a.shape
+    assert_numpy_equal(lazy.compute(), expected, rtol=1e-5)
 
 
 @settings(max_examples=40, deadline=None)
@@ -314,3 +371,70 @@ def test_inplace_errors_are_numpys() -> None:
     y = lnp.asarray(np.arange(3, dtype=np.int8))
     with pytest.raises(OverflowError):
         y += 300
+
+
+def test_inplace_keeps_the_left_operands_dtype_and_shape() -> None:
+    """The cases of the issue: an int array refuses a float result; a float32
+    array stays float32; a 0-d array is not broadcast (numpy's 0-d ndarray:
+    ``np.sum`` gives numpy a scalar, which rebinds, lazygraph a 0-d array)."""
+    a = lnp.arange(3)
+    with pytest.raises(TypeError) as info:
+        a += 1.5
+    assert str(info.value) == (
+        "Cannot cast ufunc 'add' output from dtype('float64') to dtype('int64') "
+        "with casting rule 'same_kind'"
+    )
+    np.testing.assert_array_equal(a.compute(), [0, 1, 2])
+    b = lnp.ones(3, dtype=lnp.float32)
+    b += lnp.ones(3)
+    assert b.dtype == np.float32
+    np.testing.assert_array_equal(b.compute(), np.full(3, 2.0, dtype=np.float32))
+    s = lnp.sum(lnp.ones(3))
+    with pytest.raises(ValueError, match=r"non-broadcastable output operand with shape \(\)"):
+        s -= lnp.ones(10)
+    assert s.shape == () and float(s) == 3.0
+    zero_d = np.asarray(np.sum(np.ones(3)))
+    with pytest.raises(ValueError, match="non-broadcastable"):
+        zero_d -= np.ones(10)
+
+
+@pytest.mark.parametrize("graph", [False, True])
+@pytest.mark.parametrize("op", sorted(INPLACE))
+def test_inplace_on_a_size_known_only_when_computed(op: str, graph: bool) -> None:
+    """The left operand's size depends on the data (a boolean mask): a right
+    operand that would broadcast it is numpy's ValueError at the operation, one
+    that fits gives numpy's values."""
+    data = np.array([3, 0, 5, 7, 0, 2], dtype=np.int64)
+    fn = INPLACE[op]
+    with lazygraph.config.change(eager_max_elements=0 if graph else EAGER):
+        x = lnp.asarray(data)
+        kept = data[data > 2]  # 3 elements
+        for other in (np.arange(1, 4), np.array([2]), 2, np.arange(1, 5), np.ones((2, 3), int)):
+            expected, exc = numpy_result(lambda o=other: fn(kept.copy(), o))
+            lazy = x[x > 2]
+            if exc is not None:
+                with pytest.raises(exc):
+                    fn(lazy, other)
+                np.testing.assert_array_equal(lazy.compute(), kept)
+                continue
+            fn(lazy, other)
+            assert lazy.shape == expected.shape and lazy.dtype == expected.dtype
+            np.testing.assert_array_equal(lazy.compute(), expected)
+
+
+@pytest.mark.parametrize("graph", [False, True])
+def test_inplace_through_views_keeps_their_shape_and_dtype(graph: bool) -> None:
+    with lazygraph.config.change(eager_max_elements=0 if graph else EAGER):
+        base = np.arange(6, dtype=np.int32).reshape(2, 3)
+        x = lnp.asarray(base)
+        row = x[0]
+        with pytest.raises(ValueError, match="non-broadcastable"):
+            row += np.ones((2, 3), dtype=np.int32)
+        with pytest.raises(TypeError, match="same_kind"):
+            row *= 0.5
+        t = x.T
+        t += np.array([10, 20], dtype=np.int8)
+        expected = base.copy()
+        expected.T[...] += np.array([10, 20], dtype=np.int8)
+        assert x.dtype == np.int32 and t.dtype == np.int32
+        np.testing.assert_array_equal(x.compute(), expected)

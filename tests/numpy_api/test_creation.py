@@ -5,6 +5,7 @@ lists holding lazy arrays."""
 
 from __future__ import annotations
 
+import array_api_compat.numpy  # a dependency of lazygraph-numpy-api, not optional
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -117,6 +118,11 @@ def test_diag(x: np.ndarray, k: int) -> None:
 )
 def test_meshgrid(xs: list[np.ndarray], indexing: str, sparse: bool) -> None:
     check(lnp.meshgrid, np.meshgrid, *xs, indexing=indexing, sparse=sparse)
+    got = lnp.meshgrid(*xs, indexing=indexing, sparse=sparse)
+    # numpy 2 returns a tuple (the array API 2024.12 says "list of arrays";
+    # array_api_compat.numpy returns numpy's tuple): lazygraph follows numpy
+    assert type(got) is type(np.meshgrid(*xs, indexing=indexing, sparse=sparse)) is tuple
+    assert type(array_api_compat.numpy.meshgrid(*xs, indexing=indexing)) is tuple
 
 
 @settings(max_examples=15, deadline=None)
@@ -169,3 +175,54 @@ def test_index_helpers(n: int, k: int, m: int | None) -> None:
 def test_asanyarray_ascontiguousarray(x: object) -> None:
     check(lnp.asanyarray, np.asanyarray, x)
     check(lnp.ascontiguousarray, np.ascontiguousarray, x)
+
+
+_GEOM_ENDS = st.one_of(
+    st.sampled_from([1, -1000, 2.5, -0.5, 1j, -1 + 0j, 3 - 4j, True, 0, np.nan, np.inf]),
+    st.sampled_from([np.float32(2.0), np.int16(-3), np.complex64(1 + 1j), np.float64(-0.0)]),
+    st.sampled_from(["float64", "float32", "int32"]).flatmap(
+        lambda d: st.tuples(st.integers(0, 2), st.integers(1, 3)).flatmap(
+            lambda s: st.builds(
+                lambda v, d=d, s=s: np.asarray(v, dtype=d).reshape(s),
+                st.lists(
+                    st.integers(-9, 9).filter(bool), min_size=s[0] * s[1], max_size=s[0] * s[1]
+                ),
+            )
+        )
+    ),
+)
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    start=_GEOM_ENDS,
+    stop=_GEOM_ENDS,
+    num=st.integers(-1, 6),
+    endpoint=st.booleans(),
+    dtype=st.sampled_from([None, "float32", "float64", "complex128", int]),
+    axis=st.sampled_from([0, -1]),
+)
+def test_geomspace(
+    start: object, stop: object, num: int, endpoint: bool, dtype: object, axis: int
+) -> None:
+    # negative and complex endpoints (numpy's rotation), zero (ValueError), NaN, inf
+    check(lnp.geomspace, np.geomspace, start, stop, num, endpoint, dtype, axis, rtol=1e-5)
+
+
+def test_geomspace_exact_endpoints_and_lazy_input() -> None:
+    check(lnp.geomspace, np.geomspace, 1e-300, 1e300, 9)
+    check(lnp.geomspace, np.geomspace, -1 + 0j, 1 + 0j, 5)
+    check(lnp.geomspace, np.geomspace, np.float32(1), np.float32(10), 7)
+    start = lnp.asarray(np.array([1.0, -2.0])) * 1.0
+    got = lnp.geomspace(start, [10.0, -20.0], 4, axis=1).compute()
+    np.testing.assert_array_equal(got, np.geomspace([1.0, -2.0], [10.0, -20.0], 4, axis=1))
+    with pytest.raises(ValueError, match="cannot include zero"):
+        lnp.geomspace(lnp.asarray(np.array([0.0, 1.0])), 2.0, 3)
+
+
+def test_geomspace_grad() -> None:
+    from lazygraph.gradient import verify_grad
+
+    point = [np.array([1.5, -2.0]), np.array([7.0, -0.5])]  # (the endpoints' signs agree)
+    verify_grad(lambda a, b: lnp.geomspace(a, b, 5)._var, point)
+    verify_grad(lambda a, b: lnp.geomspace(a, b, 4, endpoint=False, axis=1)._var, point)

@@ -72,3 +72,58 @@ def test_bad_arguments() -> None:
         info.default_dtypes(device="cuda:0")
     with pytest.raises(ValueError, match="kind"):
         info.dtypes(kind="floating")
+
+
+FLOAT_FIELDS = (
+    "eps",
+    "epsneg",
+    "max",
+    "min",
+    "resolution",
+    "smallest_normal",
+    "smallest_subnormal",
+    "tiny",
+)
+INT_FIELDS = ("bits", "iexp", "machep", "maxexp", "minexp", "negep", "nexp", "nmant", "precision")
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64", "complex64", "complex128"])
+def test_finfo_fields_are_python_floats_of_numpys_values(dtype: str) -> None:
+    """The array API asks for Python floats; the values are numpy's (numpy's
+    float32 scalars are not floats: their values are, and stay weak in float32
+    arithmetic as numpy's scalars keep it float32)."""
+    expected = np.finfo(dtype)
+    for arg in (dtype, np.dtype(dtype), lnp.asarray(np.ones(2, dtype=dtype)), np.ones(1, dtype)):
+        info = lnp.finfo(arg)
+        for name in FLOAT_FIELDS:
+            value = getattr(info, name)
+            assert isinstance(value, float), (name, type(value))
+            assert value == getattr(expected, name), name
+        for name in INT_FIELDS:
+            assert (
+                getattr(info, name) == getattr(expected, name) and type(getattr(info, name)) is int
+            )
+        assert info.dtype == expected.dtype
+        assert repr(info) == repr(expected) and str(info) == str(expected)
+    x = lnp.asarray(np.ones(3, dtype=np.float32))
+    assert (x + lnp.finfo(np.float32).eps).dtype == np.float32
+    assert (x * lnp.finfo(np.float32).max).dtype == np.float32
+
+
+@pytest.mark.parametrize("dtype", ["int8", "int64", "uint8", "uint64"])
+def test_iinfo_fields_are_numpys_ints(dtype: str) -> None:
+    expected = np.iinfo(dtype)
+    for arg in (dtype, lnp.asarray(np.ones(2, dtype=dtype))):
+        info = lnp.iinfo(arg)
+        for name in ("min", "max", "bits"):
+            assert getattr(info, name) == getattr(expected, name)
+            assert type(getattr(info, name)) is int
+        assert info.dtype == expected.dtype
+
+
+def test_finfo_iinfo_errors_are_numpys() -> None:
+    with pytest.raises(ValueError):
+        lnp.finfo(np.int32)
+    with pytest.raises(ValueError):
+        lnp.iinfo(np.float64)
+    assert "finfo" in lnp.__all__ and "iinfo" in lnp.__all__

@@ -6,13 +6,16 @@ broadcasting, 0-d and 1-d operands, mismatched sizes), trace/diagonal, cross
 from __future__ import annotations
 
 import warnings
+from typing import Any
 
 import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+import lazygraph
 import lazygraph.numpy as lnp
+from lazygraph.compile.cache import stats
 from tests.numpy_api.namespace_harness import array_args, check
 from tests.tensor.harness import COMPLEX, FLOATS, INTS, arrays
 
@@ -145,9 +148,147 @@ def test_cross_of_2_and_3_vectors_leaves_the_missing_terms_out(n1: int, n2: int)
 
 def test_matmul_keywords_and_errors() -> None:
     a = lnp.asarray(np.ones((2, 3)))
-    with pytest.raises(NotImplementedError, match="matmul: out= is not supported"):
-        lnp.matmul(a, a.T, out=np.zeros((2, 2)))
+    out = np.zeros((2, 2))  # out= as numpy: written, and returned
+    assert lnp.matmul(a, a.T, out=out) is out
+    np.testing.assert_array_equal(out, np.ones((2, 3)) @ np.ones((3, 2)))
+    with pytest.raises(ValueError, match="non-broadcastable output"):
+        lnp.matmul(a, a.T, out=np.zeros((3, 3)))
     check(lnp.matmul, np.matmul, np.ones((2, 3)), np.ones((3,)), dtype="float32")
     check(lnp.matmul, np.matmul, np.ones(()), np.ones((3,)))  # 0-d: ValueError
     with pytest.raises(ValueError, match="matmul"):
         lnp.matmul(a, a)
+
+
+def _sublists(subscripts: str) -> list[Any]:
+    """``einsum`` subscripts as numpy's sublist arguments' labels: each operand's
+    list and the output's (None for an implicit output); letters a-z are
+    numpy's sublist labels 26 to 51, so ``"ij"`` is ``[34, 35]``."""
+    inputs, arrow, output = subscripts.partition("->")
+
+    def labels(part: str) -> list[Any]:
+        out: list[Any] = []
+        rest = part
+        while rest:
+            if rest.startswith("..."):
+                out.append(Ellipsis)
+                rest = rest[3:]
+            else:
+                out.append(26 + ord(rest[0]) - ord("a"))
+                rest = rest[1:]
+        return out
+
+    return [labels(p) for p in inputs.split(",")] + [labels(output) if arrow else None]
+
+
+@pytest.mark.parametrize(("subscripts", "shapes"), EINSUM, ids=[e[0] for e in EINSUM])
+@settings(max_examples=5, deadline=None)
+@given(data=st.data())
+def test_einsum_sublist_form(
+    subscripts: str, shapes: list[tuple[int, ...]], data: st.DataObject
+) -> None:
+    """``einsum(op0, sublist0, op1, sublist1, ..., [sublist_out])``, ``...``
+    included, equals numpy's (the same contractions as test_einsum)."""
+    ops = [_operand(data, s, f"op{i}") for i, s in enumerate(shapes)]
+    *subs, out = _sublists(subscripts)
+    args: list[Any] = []
+    for op, sub in zip(ops, subs, strict=True):
+        args += [op, sub]
+    if out is not None:
+        args.append(out)
+    n_ops = len(ops)
+
+    def call(fn: Any) -> Any:
+        def run(*operands: Any) -> Any:
+            full = list(args)
+            full[0 : 2 * n_ops : 2] = operands
+            return fn(*full)
+
+        return run
+
+    check(call(lnp.einsum), call(np.einsum), *ops, rtol=RTOL, signed_zeros=False)
+
+
+def test_einsum_sublist_labels_and_errors() -> None:
+    """numpy's label order (0-25 before 26-51 in an implicit output) and its
+    errors for labels out of range or not integers."""
+    a = np.arange(6.0).reshape(2, 3)
+    b = np.arange(12.0).reshape(3, 4)
+    for args in [
+        (a, [30, 2]),  # implicit output: label 2 first
+        (a, [51, 26]),
+        (a, [0, np.int64(1)], [1, 0]),
+        (a, [Ellipsis, 1], [Ellipsis]),
+        (a, [0, 1], b, [1, 2]),
+        (np.arange(9.0).reshape(3, 3), [0, 0]),
+        (a, [0, 60]),  # ValueError
+        (a, [0, -1]),  # ValueError
+        (a, [0, 1.0]),  # TypeError
+        (a, [0, 1], b),  # b is the output sublist: TypeError
+        (a,),  # ValueError
+    ]:
+        lazy = [lnp.asarray(x) if isinstance(x, np.ndarray) else x for x in args]
+        check(lambda *_, lazy=lazy: lnp.einsum(*lazy), lambda *_, args=args: np.einsum(*args))
+
+
+def test_einsum_path_is_numpys_and_computes_nothing() -> None:
+    rng = np.random.default_rng(0)
+    a, b, c = rng.random((2, 3)), rng.random((3, 4)), rng.random((4, 5))
+    with lazygraph.config.change(eager_max_elements=0):
+        la, lb, lc = lnp.asarray(a) * 2, lnp.asarray(b) + 1, lnp.asarray(c)
+        before = stats().compiles
+        for optimize in ("greedy", "optimal", True, False):
+            got = lnp.einsum_path("ij,jk,kl->il", la, lb, lc, optimize=optimize)
+            assert got == np.einsum_path("ij,jk,kl->il", a, b, c, optimize=optimize)
+        sub = (la, [0, 1], lb, [1, 2], lc, [2, 3], [0, 3])
+        expected = np.einsum_path(a, [0, 1], b, [1, 2], c, [2, 3], [0, 3])
+        assert lnp.einsum_path(*sub) == expected
+        assert lnp.einsum_path("i...,i...->...", la, la) == np.einsum_path("i...,i...->...", a, a)
+        assert stats().compiles == before  # only shapes were read
+        assert lnp.einsum_path("ij,jk", la, b) == np.einsum_path("ij,jk", a, b)  # mixed
+    x = lnp.asarray(np.arange(10.0))
+    kept = x[x > 6]  # a size that depends on the data: computed
+    assert lnp.einsum_path("i,i", kept, kept) == np.einsum_path("i,i", np.ones(3), np.ones(3))
+    with pytest.raises(ValueError):
+        lnp.einsum_path("ij,jk", la, lc)  # numpy's error for mismatched sizes
+    assert {"einsum_path", "matvec", "vecmat"} <= set(lnp.__all__)
+
+
+_GUFUNC_SHAPES = [
+    ((2, 3), (3,)),
+    ((3, 3), (3,)),
+    ((4, 2, 3), (3,)),
+    ((4, 2, 3), (5, 1, 3)),  # batch axes broadcast
+    ((2, 3), (4, 3)),
+    ((0, 3), (3,)),
+    ((2, 0), (0,)),
+    ((2, 3), (2,)),  # mismatched core size: ValueError
+    ((3,), (3,)),  # too few dimensions: ValueError
+    ((2, 3), ()),
+]
+
+
+@pytest.mark.parametrize("name", ["matvec", "vecmat"])
+@pytest.mark.parametrize("shapes", _GUFUNC_SHAPES, ids=str)
+@settings(max_examples=ROW_EXAMPLES, deadline=None)
+@given(data=st.data())
+def test_matvec_vecmat(name: str, shapes: tuple[tuple[int, ...], ...], data: st.DataObject) -> None:
+    """numpy 2.2's ``matvec(A, v)`` (``sum(A * v[..., None, :], -1)``) and
+    ``vecmat(v, A)`` (``conj(v)`` times ``A``): values, dtypes and errors."""
+    matrix, vector = shapes
+    if name == "vecmat":  # (n),(n,m)->(m): the matrix is the second operand
+        matrix = matrix[:-2] + matrix[-2:][::-1] if len(matrix) >= 2 else matrix
+    a = _operand(data, matrix, "matrix")
+    v = _operand(data, vector, "vector")
+    args = (a, v) if name == "matvec" else (v, a)
+    check(getattr(lnp, name), _numpy_gufunc(name), *args, rtol=RTOL, signed_zeros=False)
+
+
+def _numpy_gufunc(name: str) -> Any:
+    """numpy's ``matvec``/``vecmat`` (numpy 2.2+), or their definition by
+    ``matmul`` where this numpy has none."""
+    found = getattr(np, name, None)
+    if found is not None:
+        return found
+    if name == "matvec":
+        return lambda a, v: np.matmul(a, v[..., None])[..., 0]
+    return lambda v, a: np.matmul(np.conj(v)[..., None, :], a)[..., 0, :]

@@ -7,16 +7,20 @@ from __future__ import annotations
 
 from typing import Any
 
+import hypothesis.extra.numpy as hnp
 import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+import lazygraph
 import lazygraph.numpy as lnp
 from tests.numpy_api.namespace_harness import ALL, array_args, binary_args, check
 from tests.tensor.harness import FLOATS, INTS, NUMERIC, arrays, shapes
 
 ROW_EXAMPLES = 10
+#: the default of ``lazygraph.config.eager_max_elements``
+EAGER = lazygraph.config.eager_max_elements
 REAL = ("bool", *NUMERIC)
 
 # Small value ranges, so ties and repeats are common.
@@ -214,3 +218,70 @@ def test_lexsort_and_partition(data: st.DataObject) -> None:
         )
         got = lnp.take_along_axis(lnp.asarray(x), lnp.argpartition(x, kth), -1).compute()
         np.testing.assert_array_equal(got[..., kth], np.partition(x, kth)[..., kth])
+
+
+def _few_values_with_nan(dtype: str) -> st.SearchStrategy[Any]:
+    """A handful of values of ``dtype``, with NaN and -0.0 for inexact ones, so
+    that equal rows, ties and NaNs are common."""
+    kind = np.dtype(dtype).kind
+    if kind == "b":
+        return st.booleans()
+    if kind in "iu":
+        return st.integers(0 if kind == "u" else -1, 1)
+    parts = st.sampled_from([-1.0, 0.0, -0.0, 1.0, np.nan])
+    return st.builds(complex, parts, parts) if kind == "c" else parts
+
+
+@settings(max_examples=80, deadline=None)
+@given(
+    dtype=st.sampled_from(["bool", "int8", "uint8", "int64", "float32", "float64", "complex128"]),
+    shape=shapes(min_dims=1, max_dims=3, max_side=4),
+    flags=st.tuples(st.booleans(), st.booleans(), st.booleans()),
+    graph=st.booleans(),
+    data=st.data(),
+)
+def test_unique_along_an_axis(
+    dtype: str, shape: tuple[int, ...], flags: tuple[bool, bool, bool], graph: bool, data: Any
+) -> None:
+    """``unique(x, axis=k)`` of n-d arrays: the unique slices in numpy's
+    lexicographic order (NaNs last, a slice holding a NaN unlike any other,
+    complex values in numpy's order), with the first indices, the 1-d inverse
+    and the counts; an axis out of range is numpy's AxisError. (At most 4
+    slices: numpy's sort keeps equal-comparing slices in order there; with more
+    its unstable sort may order the slices holding NaNs its own way.)"""
+    x = data.draw(hnp.arrays(np.dtype(dtype), shape, elements=_few_values_with_nan(dtype)))
+    axis = data.draw(st.integers(-x.ndim - 1, x.ndim), label="axis")
+    index, inverse, counts = flags
+    kw = {"return_index": index, "return_inverse": inverse, "return_counts": counts}
+    with lazygraph.config.change(eager_max_elements=0 if graph else EAGER):
+        check(
+            lambda a: lnp.unique(a, axis=axis, **kw),
+            lambda a: np.unique(a, axis=axis, **kw),
+            x,
+            signed_zeros=False,  # (which of -0.0 and 0.0 numpy's sort puts first)
+        )
+
+
+@settings(max_examples=20, deadline=None)
+@given(data=st.data())
+def test_unique_rows_of_many_rows(data: Any) -> None:
+    """Many rows, many columns (the column ranks merge in pairs over several
+    rounds): numpy's answer."""
+    n = data.draw(st.integers(0, 60), label="rows")
+    m = data.draw(st.integers(0, 9), label="columns")
+    x = data.draw(arrays("int16", (n, m), min_value=0, max_value=2))
+    check(
+        lambda a: lnp.unique(a, axis=0, return_index=True, return_inverse=True, return_counts=True),
+        lambda a: np.unique(a, axis=0, return_index=True, return_inverse=True, return_counts=True),
+        x,
+    )
+    check(lambda a: lnp.unique(a, axis=1), lambda a: np.unique(a, axis=1), x)
+
+
+@settings(max_examples=ROW_EXAMPLES * 3, deadline=None)
+@given(a=few_values, b=few_values, assume_unique=st.booleans())
+def test_setxor1d(a: np.ndarray, b: np.ndarray, assume_unique: bool) -> None:
+    """numpy's answer, also for ``assume_unique`` on arrays that are not (numpy's
+    algorithm then keeps what its neighbour comparison keeps)."""
+    check(lnp.setxor1d, np.setxor1d, a, b, assume_unique=assume_unique, signed_zeros=False)
+    assert "setxor1d" in lnp.__all__

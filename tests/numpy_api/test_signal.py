@@ -190,3 +190,85 @@ def test_histogram_range_edges_in_float64() -> None:
     a = np.zeros(3, np.float32)
     check(lnp.histogram_bin_edges, np.histogram_bin_edges, a, 1, (-1.1125369292536007e-308, 2.0))
     check(lnp.histogram, np.histogram, a, 3, (-1e-300, 1e-300))
+
+
+@settings(max_examples=EXAMPLES, deadline=None)
+@given(data=st.data())
+def test_histogram2d_histogramdd(data: st.DataObject) -> None:
+    dtype = data.draw(st.sampled_from(HIST_DTYPES), label="dtype")
+    n = data.draw(st.sampled_from([0, 1, 6]), label="n")
+    dims = data.draw(st.integers(1, 3), label="dims")
+    # few distinct values: many points on edges, and ties
+    sample = data.draw(arrays(dtype, (n, dims), finite=True, min_value=-3, max_value=3))
+    bins: list[Any] = []
+    for _ in range(dims):
+        kind = data.draw(st.sampled_from(["count", "edges", "int edges"]))
+        if kind == "count":
+            bins.append(data.draw(st.integers(1, 4)))
+        else:
+            edges = np.sort(data.draw(arrays("float64", (3,), min_value=-4, max_value=4)))
+            bins.append(edges.astype(np.int64) if kind == "int edges" else edges)
+    ranges = data.draw(
+        st.one_of(
+            st.none(),
+            st.lists(
+                st.one_of(st.none(), st.tuples(st.integers(-4, 0), st.integers(0, 4))),
+                min_size=dims,
+                max_size=dims,
+            ),
+        ),
+        label="range",
+    )
+    kwargs: dict[str, Any] = {"range": ranges, "density": data.draw(st.booleans())}
+    if data.draw(st.booleans()):
+        kwargs["weights"] = data.draw(arrays("float64", (n,), min_value=0, max_value=10))
+    check(lnp.histogramdd, np.histogramdd, sample, bins, rtol=1e-12, **kwargs)
+    one_bins = bins[0] if data.draw(st.booleans()) else bins
+    check(lnp.histogramdd, np.histogramdd, sample, one_bins, rtol=1e-12, **kwargs)
+    if dims == 2:
+        x, y = sample[:, 0], sample[:, 1]
+        check(lnp.histogram2d, np.histogram2d, x, y, bins, rtol=1e-12, **kwargs)
+        check(lnp.histogram2d, np.histogram2d, x, y, bins[0], rtol=1e-12, **kwargs)
+    # a sequence of coordinate arrays (numpy reads a list as D arrays of N values)
+    check(lnp.histogramdd, np.histogramdd, list(sample.T), bins, rtol=1e-12, **kwargs)
+
+
+@pytest.mark.parametrize(
+    ("args", "kwargs"),
+    [
+        (([1.0, 2.0], [1.0, 2.0, 3.0]), {}),  # lengths differ
+        (([1.0, np.nan], [1.0, 2.0]), {}),  # autodetected range not finite
+        (([1.0, 2.0], [1.0, 2.0]), {"range": [(1, 0), None]}),
+        (([1.0, 2.0], [1.0, 2.0]), {"range": [(0, np.inf), None]}),
+        (([1.0, 2.0], [1.0, 2.0]), {"range": [(0, 1)]}),
+        (([1.0, 2.0], [1.0, 2.0]), {"bins": [2, 3, 4]}),  # three: one edge array for both
+        (([1.0, 2.0], [1.0, 2.0]), {"bins": [0, 2]}),
+        (([1.0, 2.0], [1.0, 2.0]), {"bins": [2.5, 2]}),
+        (([1.0, 2.0], [1.0, 2.0]), {"bins": [np.array([2.0, 1.0]), 2]}),
+        (([1.0, 2.0], [1.0, 2.0]), {"bins": [np.ones((2, 2)), 2]}),
+        (([1.0, 2.0], [1.0, 2.0]), {"weights": [1.0, 2.0, 3.0]}),
+        (([1.0, np.nan], [1.0, 2.0]), {"bins": [np.array([0.0, 1.0, 2.0]), 2]}),
+        (([2.0, 2.0], [5, 5]), {}),  # one value: widened by 0.5
+    ],
+)
+def test_histogram2d_edges_and_errors(args: tuple[Any, ...], kwargs: dict[str, Any]) -> None:
+    x, y = (np.asarray(a) for a in args)
+    check(lnp.histogram2d, np.histogram2d, x, y, **kwargs)
+
+
+def test_histogramdd_of_computed_data_and_grad() -> None:
+    rng = np.random.default_rng(2)
+    x, y = rng.normal(size=40), np.exp(rng.normal(size=40))
+    with lazygraph.config.change(eager_max_elements=0):  # min/max computed in the graph
+        lx, ly = lnp.asarray(x) * 1.0, lnp.asarray(y) * 1.0
+        got = materialize(lnp.histogram2d(lx, ly, bins=[4, 5], density=True))
+    want = np.histogram2d(x, y, bins=[4, 5], density=True)
+    np.testing.assert_allclose(got[0], want[0], rtol=1e-12)
+    tol = 4 * np.finfo(float).eps if BACKEND == "jax" else 0
+    for g, w in zip(got[1:], want[1:], strict=True):
+        np.testing.assert_allclose(g, w, rtol=tol, atol=0)
+    sample = lt.constant(np.stack([x, y], axis=1))  # (a constant: verify_grad compiles)
+    verify_grad(
+        lambda w: lnp.histogramdd(sample, [3, 2], weights=w, density=True)[0]._var,
+        [rng.random(40)],
+    )

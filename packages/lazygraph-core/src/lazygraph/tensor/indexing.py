@@ -178,6 +178,11 @@ def _entry(item: Any, inputs: list[TensorVariable]) -> IndexEntry:
         return INPUT
     if isinstance(item, (np.ndarray, list, tuple)):
         return _array_entry(_index_array(item), inputs)
+    if isinstance(item, range):  # numpy reads it as the array of its integers
+        return _array_entry(np.arange(item.start, item.stop, item.step), inputs)
+    if hasattr(item, "__array__") and not isinstance(item, np.generic):
+        # numpy reads any other array-like as an array (a pandas Index...)
+        return _array_entry(_index_array(np.asarray(item)), inputs)
     if isinstance(item, (float, complex, str, bytes, np.generic)):
         raise IndexError(ONLY_VALID_MSG)
     try:

@@ -23,16 +23,18 @@ Array(shape=(2, 3), dtype=float64, lazy)
 
 from __future__ import annotations
 
+import math
 import operator
 import weakref
 from collections.abc import Iterator
 from typing import Any
 
+import lazygraph.tensor as lt
 import numpy as np
 from lazygraph.compile.devices import common_device, devices, load_devices
 from lazygraph.configuration import config
 from lazygraph.numpy import _views
-from lazygraph.numpy._array_methods import ArrayMethods
+from lazygraph.numpy._array_methods import ArrayLayout, ArrayMethods
 from lazygraph.numpy._array_operators import (
     _PLAIN_OPERANDS,
     ArrayOperators,
@@ -41,6 +43,7 @@ from lazygraph.numpy._array_operators import (
 )
 from lazygraph.numpy._eager import known, known_value, set_item, view_of_owned
 from lazygraph.numpy._expressions import has_expression
+from lazygraph.numpy._sizes import concrete_shape
 from lazygraph.tensor.variable import TensorVariable
 
 __all__ = ["Array"]
@@ -129,11 +132,12 @@ def _convert_module() -> Any:
 _CONVERT: Any = None
 
 
-class Array(ArrayOperators, ArrayMethods):
+class Array(ArrayOperators, ArrayMethods, ArrayLayout):
     """A lazy n-dimensional array: a node of a lazygraph graph.
 
-    ``dtype`` is a ``numpy.dtype``; ``shape`` holds an int for every size known
-    when the graph is built and ``None`` for the others.
+    ``dtype`` is a ``numpy.dtype``; ``shape`` holds an int for every size, as in
+    numpy (a size that depends on the data is computed when asked for; the
+    ``repr`` shows ``None`` for it and computes nothing).
 
     >>> import numpy as np
     >>> import lazygraph.numpy as lnp
@@ -155,6 +159,7 @@ class Array(ArrayOperators, ArrayMethods):
         "_in_own",
         "_known",
         "_own",
+        "_sizes",
         "_version",
         "_view",
     )
@@ -178,6 +183,9 @@ class Array(ArrayOperators, ArrayMethods):
         self._in_own = False
         # the bound value of ``_cur``, once an element read looked it up
         self._known: np.ndarray | None = None
+        # (variable, its sizes) once a size unknown when the graph was built
+        # was computed (see concrete_shape)
+        self._sizes: tuple[TensorVariable, tuple[int, ...]] | None = None
         if var.owner is not None:
             _LIVE[var] = self
 
@@ -219,6 +227,7 @@ class Array(ArrayOperators, ArrayMethods):
         self._own = None
         self._in_own = False
         self._known = None
+        self._sizes = None
         old = self._cur
         if _LIVE.get(old) is self:
             del _LIVE[old]
@@ -249,9 +258,29 @@ class Array(ArrayOperators, ArrayMethods):
         return self._cur.type.numpy_dtype
 
     @property
-    def shape(self) -> tuple[int | None, ...]:
-        """The size of each dimension (``None`` where unknown until computed)."""
-        return self._cur.type.shape
+    def shape(self) -> tuple[int, ...]:
+        """The size of each dimension, ints as in numpy. A size that depends on the
+        data (after a boolean mask, ``nonzero``, ``unique``) is computed when asked
+        for, and only it (the count of ``True`` of a mask, not the masked
+        elements); see :func:`concrete_shape`. (``None`` only inside a function
+        being traced, where there is no value.)
+
+        >>> import numpy as np
+        >>> import lazygraph.numpy as lnp
+        >>> z = lnp.asarray(np.array([0.2, 0.7, 0.9]))
+        >>> z[z > 0.5].shape
+        (2,)
+        """
+        static = self._cur.type.shape
+        if None not in static:
+            return static  # type: ignore[no-any-return]
+        return concrete_shape(self)  # type: ignore[return-value]
+
+    @property
+    def _static_shape(self) -> tuple[int | None, ...]:
+        """The shape known when the graph was built: ``None`` for a size that
+        depends on the data. Never computes (for lazygraph's own code)."""
+        return self._cur.type.shape  # type: ignore[no-any-return]
 
     @property
     def ndim(self) -> int:
@@ -259,21 +288,22 @@ class Array(ArrayOperators, ArrayMethods):
         return self._cur.type.ndim
 
     @property
-    def size(self) -> int | None:
-        """The number of elements (``None`` if some size is unknown)."""
-        shape = self._cur.type.shape
+    def size(self) -> int:
+        """The number of elements (computing a size that depends on the data, as
+        :attr:`shape` does)."""
+        shape = self.shape
         if None in shape:
-            return None
-        return int(np.prod(shape, dtype=np.int64))
+            return None  # type: ignore[return-value]  (a placeholder being traced)
+        return math.prod(shape)
 
     @property
     def itemsize(self) -> int:
         return self.dtype.itemsize
 
     @property
-    def nbytes(self) -> int | None:
+    def nbytes(self) -> int:
         size = self.size
-        return None if size is None else size * self.dtype.itemsize
+        return None if size is None else size * self.dtype.itemsize  # type: ignore[return-value]
 
     @property
     def device(self) -> Any:
@@ -295,7 +325,8 @@ class Array(ArrayOperators, ArrayMethods):
         """The last two axes swapped (a stack of matrices transposed), a view."""
         if self.ndim < 2:
             raise ValueError(
-                f"matrix transpose with ndim < 2 is undefined (got an array of shape {self.shape})"
+                "matrix transpose with ndim < 2 is undefined "
+                f"(got an array of shape {self._static_shape})"
             )
         return self.swapaxes(-1, -2)
 
@@ -389,7 +420,6 @@ class Array(ArrayOperators, ArrayMethods):
     ) -> Array:
         """This array converted to ``dtype`` (numpy's ``ndarray.astype``: unsafe
         casting unless ``casting`` says otherwise; ``order`` has no effect)."""
-        import lazygraph.tensor as lt
         from lazygraph.tensor.type import normalize_dtype
 
         if device is not None:
@@ -446,11 +476,31 @@ class Array(ArrayOperators, ArrayMethods):
             value = value.astype(dtype)
         return value
 
-    def __dlpack__(self, **kwargs: Any) -> Any:
-        return self.compute().__dlpack__(**kwargs)
+    def __dlpack__(
+        self,
+        *,
+        stream: Any = None,
+        max_version: tuple[int, int] | None = None,
+        dl_device: tuple[int, int] | None = None,
+        copy: bool | None = None,
+    ) -> Any:
+        """The value as a DLPack capsule (the array API's and numpy's
+        ``__dlpack__``, with numpy's keywords and errors): computed now, into a
+        new array that only the consumer holds.
+
+        >>> import numpy as np
+        >>> import lazygraph.numpy as lnp
+        >>> np.from_dlpack(lnp.arange(3) * 2)
+        array([0, 2, 4])
+        """
+        return self.compute().__dlpack__(
+            stream=stream, max_version=max_version, dl_device=dl_device, copy=copy
+        )
 
     def __dlpack_device__(self) -> tuple[int, int]:
-        return (1, 0)  # kDLCPU, device 0
+        """Where :meth:`__dlpack__` puts the value: ``(1, 0)``, the host (kDLCPU,
+        device 0), where the computed value is."""
+        return (1, 0)
 
     def __bool__(self) -> bool:
         return bool(self._value())
@@ -465,7 +515,7 @@ class Array(ArrayOperators, ArrayMethods):
         return complex(self._value())
 
     def __index__(self) -> int:
-        if self.dtype.kind not in "iub" or self.ndim != 0:
+        if self.dtype.kind not in "iu" or self.ndim != 0:
             raise TypeError("only integer scalar arrays can be converted to a scalar index")
         return operator.index(self._value())
 
@@ -509,7 +559,8 @@ class Array(ArrayOperators, ArrayMethods):
         return format(self._value(), format_spec)
 
     def __repr__(self) -> str:
-        shape = "(" + ", ".join(str(s) for s in self.shape) + ("," if self.ndim == 1 else "") + ")"
+        static = self._static_shape  # (never computes: None for a size not known yet)
+        shape = "(" + ", ".join(str(s) for s in static) + ("," if self.ndim == 1 else "") + ")"
         return f"Array(shape={shape}, dtype={self.dtype}, lazy)"
 
     # -- numpy interop -------------------------------------------------------------
@@ -559,7 +610,6 @@ class Array(ArrayOperators, ArrayMethods):
             taken = _value_view(basic, var)
             if taken is not None:
                 return Array._view_of(self, basic, taken)
-        import lazygraph.tensor as lt
 
         out = lt.getitem(var, _views.unwrap_index(key))
         view = _views.index_view(out)
@@ -597,7 +647,17 @@ class Array(ArrayOperators, ArrayMethods):
         ``order="F"`` reads and writes in column-major order; ``"A"`` as ``"F"`` for
         an array numpy holds Fortran-contiguous (a transpose, following the views)."""
         if len(shape) == 1 and not isinstance(shape[0], (int, np.integer)):
-            shape = tuple(shape[0]) if shape[0] is not None else ()
+            only = shape[0]
+            if isinstance(only, (Array, np.ndarray)):  # a size, or sizes (a lazy one computed)
+                from lazygraph.numpy._creation import shape_argument
+
+                only = shape_argument(only)
+            if only is None:
+                shape = ()
+            elif isinstance(only, (int, np.integer)):
+                shape = (only,)
+            else:
+                shape = tuple(only)
         order = self._memory_order(order, "reshape")
         if order == "F":
             # numpy's F-order reshape is the C-order reshape of the reversed axes:
@@ -656,9 +716,10 @@ class Array(ArrayOperators, ArrayMethods):
 
     def squeeze(self, axis: Any = None) -> Array:
         """Size-1 axes removed, a view (a copy when sizes are unknown)."""
-        if None in self.shape:
+        static = self._static_shape
+        if None in static:
             return _ns().squeeze(self, axis=axis)  # type: ignore[no-any-return]
-        shape = _views.squeezed_shape(self.shape, axis)
+        shape = _views.squeezed_shape(static, axis)
         return Array._view_of(self, _views.Reshape.make(self, shape))
 
     def __round__(self, ndigits: int | None = None) -> Array:

@@ -50,9 +50,13 @@ class ArrayMethods:
         """The indices that sort the array (along ``axis``) (``numpy.ndarray.argsort``)."""
         return _ns().argsort(self, *args, **kwargs)
 
-    def clip(self, *args: Any, **kwargs: Any) -> Any:
-        """The values limited to ``[min, max]`` (``numpy.ndarray.clip``)."""
-        return _ns().clip(self, *args, **kwargs)
+    def clip(self, min: Any = None, max: Any = None, out: Any = None, **kwargs: Any) -> Any:
+        """The values limited to ``[min, max]`` (``numpy.ndarray.clip``: the
+        bounds are ``min`` and ``max``, positional or named, as in the array API)."""
+        for name in ("a_min", "a_max"):  # (the function's names, not the method's)
+            if name in kwargs:
+                raise TypeError(f"clip() got an unexpected keyword argument {name!r}")
+        return _ns().clip(self, out=out, min=min, max=max, **kwargs)
 
     def conj(self, *args: Any, **kwargs: Any) -> Any:
         """The complex conjugate (``numpy.ndarray.conj``)."""
@@ -125,3 +129,247 @@ class ArrayMethods:
     def var(self, *args: Any, **kwargs: Any) -> Any:
         """The variance (along ``axis``) (``numpy.ndarray.var``)."""
         return _ns().var(self, *args, **kwargs)
+
+    def argpartition(self, *args: Any, **kwargs: Any) -> Any:
+        return _ns().argpartition(self, *args, **kwargs)
+
+    def choose(self, *args: Any, **kwargs: Any) -> Any:
+        return _ns().choose(self, *args, **kwargs)
+
+    def compress(self, condition: Any, axis: Any = None, out: Any = None) -> Any:
+        return _ns().compress(condition, self, axis=axis, out=out)
+
+    def put(self, *args: Any, **kwargs: Any) -> None:
+        _ns().put(self, *args, **kwargs)
+
+    def partition(
+        self, kth: Any, axis: int = -1, kind: str = "introselect", order: Any = None
+    ) -> None:
+        """Partition this array in place (``ndarray.partition``): it is rebound."""
+        self[...] = _ns().partition(self, kth, axis=axis, kind=kind, order=order)  # type: ignore[index]
+
+    def resize(self, *new_shape: Any, refcheck: bool = True) -> None:
+        """Change this array's shape in place, filling new elements with zeros
+        (``ndarray.resize``, unlike ``numpy.resize``, which repeats the data); a
+        view cannot be resized, as in numpy."""
+        import lazygraph.tensor as lt
+        import numpy as np
+
+        if self._base is not None:  # type: ignore[attr-defined]
+            raise ValueError("cannot resize this array: it does not own its data")
+        if len(new_shape) == 1 and not isinstance(new_shape[0], (int, np.integer)):
+            new_shape = tuple(new_shape[0]) if new_shape[0] is not None else ()
+        shape = tuple(int(n) for n in new_shape)
+        if any(n < 0 for n in shape):
+            raise ValueError("negative dimensions not allowed")
+        size = int(np.prod(shape, dtype=np.int64))
+        flat = _ns().ravel(self)
+        have = int(flat.size)
+        if size <= have:
+            flat = flat[:size]
+        else:
+            flat = _ns().concatenate([flat, _ns().zeros(size - have, dtype=self.dtype)])  # type: ignore[attr-defined]
+        self._rebind(lt.reshape(flat._var, shape))  # type: ignore[attr-defined]
+
+    def byteswap(self, inplace: bool = False) -> Any:
+        """The bytes of each element swapped (``ndarray.byteswap``), on the
+        computed value; ``inplace=True`` rebinds this array."""
+        import numpy as np
+
+        swapped = np.asarray(self).byteswap()
+        if not inplace:
+            return _ns().asarray(swapped)
+        self[...] = swapped  # type: ignore[index]
+        return self
+
+    @property
+    def strides(self) -> tuple[int, ...]:
+        """numpy's strides for this array (its chain of views from a C-ordered
+        base); those of a C-ordered copy where sizes depend on the data."""
+        from lazygraph.numpy import _views
+
+        fake = _views.strides_model(self)  # type: ignore[arg-type]
+        item = self.dtype.itemsize  # type: ignore[attr-defined]
+        if fake is None:
+            return tuple(np_strides(self.shape, item))  # type: ignore[attr-defined]
+        return tuple(int(st) * item for st in fake.strides)
+
+    @property
+    def data(self) -> memoryview:
+        """The computed value's buffer (``ndarray.data``)."""
+        import numpy as np
+
+        return np.asarray(self).data
+
+    @property
+    def ctypes(self) -> Any:
+        """The computed value's ctypes interface (``ndarray.ctypes``)."""
+        import numpy as np
+
+        return np.array(self).ctypes
+
+    def tofile(self, *args: Any, **kwargs: Any) -> None:
+        import numpy as np
+
+        np.asarray(self).tofile(*args, **kwargs)
+
+    def dump(self, file: Any) -> None:
+        import numpy as np
+
+        np.asarray(self).dump(file)
+
+    def dumps(self) -> bytes:
+        import numpy as np
+
+        return np.asarray(self).dumps()
+
+    def getfield(self, dtype: Any, offset: int = 0) -> Any:
+        import numpy as np
+
+        return _ns().asarray(np.asarray(self).getfield(dtype, offset))
+
+    def setfield(self, val: Any, dtype: Any, offset: int = 0) -> None:
+        import numpy as np
+
+        value = np.array(self)
+        value.setfield(np.asarray(val), dtype, offset)
+        self[...] = value  # type: ignore[index]
+
+    def setflags(self, write: Any = None, align: Any = None, uic: Any = None) -> None:
+        """``ndarray.setflags``: a lazy array is always writeable (writes rebind
+        it), so ``write=False`` is refused rather than silently ignored."""
+        if write is not None and not write:
+            from lazygraph.numpy._errors import UnsupportedArgumentsError
+
+            raise UnsupportedArgumentsError(
+                "setflags: a lazy array cannot be made read-only (writes rebind it); "
+                "compute it (numpy.asarray) and set the flag on the numpy array"
+            )
+
+
+def np_strides(shape: Any, item: int) -> list[int]:
+    """C-order strides of ``shape`` for elements of ``item`` bytes."""
+    out, step = [], item
+    for n in reversed(tuple(shape)):
+        out.append(step)
+        step *= max(int(n), 1)
+    return out[::-1]
+
+
+#: numpy's flag keys (and their one-letter forms) -> ArrayFlags attributes
+_FLAG_KEYS = {
+    "C_CONTIGUOUS": "c_contiguous",
+    "C": "c_contiguous",
+    "CONTIGUOUS": "c_contiguous",
+    "F_CONTIGUOUS": "f_contiguous",
+    "F": "f_contiguous",
+    "FORTRAN": "f_contiguous",
+    "OWNDATA": "owndata",
+    "O": "owndata",
+    "WRITEABLE": "writeable",
+    "W": "writeable",
+    "ALIGNED": "aligned",
+    "A": "aligned",
+}
+
+
+class ArrayFlags:
+    """numpy's ``ndarray.flags`` for a lazy array: the memory layout numpy would
+    give it (views follow their base, as numpy's strides do), by attribute or by
+    numpy's key (``x.flags.c_contiguous``, ``x.flags["C_CONTIGUOUS"]``). A lazy
+    array is always writeable: writes rebind it.
+
+    >>> import lazygraph.numpy as lnp
+    >>> x = lnp.zeros((2, 3))
+    >>> x.flags.c_contiguous, x.T.flags.f_contiguous, x.T.flags.owndata
+    (True, True, False)
+    """
+
+    __slots__ = ("aligned", "c_contiguous", "f_contiguous", "owndata", "writeable")
+
+    def __init__(self, c: bool, f: bool, owndata: bool) -> None:
+        self.c_contiguous, self.f_contiguous, self.owndata = c, f, owndata
+        self.writeable, self.aligned = True, True
+
+    @property
+    def contiguous(self) -> bool:
+        return self.c_contiguous
+
+    @property
+    def fortran(self) -> bool:
+        return self.f_contiguous and not self.c_contiguous
+
+    @property
+    def writebackifcopy(self) -> bool:
+        return False
+
+    def __getitem__(self, key: str) -> bool:
+        name = _FLAG_KEYS.get(key.upper()) if isinstance(key, str) else None
+        if name is None:
+            raise KeyError(f"Unknown flag {key!r}")
+        return bool(getattr(self, name))
+
+    def __repr__(self) -> str:
+        names = ("C_CONTIGUOUS", "F_CONTIGUOUS", "OWNDATA", "WRITEABLE", "ALIGNED")
+        return "\n".join(f"  {n} : {self[n]}" for n in names) + "\n  WRITEBACKIFCOPY : False"
+
+
+class ArrayLayout:
+    """``base``, ``flags`` and ``view()``: what numpy code reads of an array's
+    memory, answered from the lazy array's chain of views."""
+
+    __slots__ = ()
+
+    @property
+    def base(self) -> Any:
+        """The array this one is a view of (``None`` for one that owns its data),
+        as numpy's ``ndarray.base``."""
+        return self._base  # type: ignore[attr-defined]
+
+    @property
+    def flags(self) -> ArrayFlags:
+        """numpy's layout flags for this array (see :class:`ArrayFlags`)."""
+        from lazygraph.numpy import _views
+
+        fake = _views.strides_model(self)  # type: ignore[arg-type]
+        owns = self._base is None  # type: ignore[attr-defined]
+        if fake is None:
+            return ArrayFlags(True, self.ndim <= 1, owns)  # type: ignore[attr-defined]
+        return ArrayFlags(bool(fake.flags.c_contiguous), bool(fake.flags.f_contiguous), owns)
+
+    def view(self, dtype: Any = None, type: Any = None) -> Any:
+        """A view of this array (``ndarray.view``): writes through it reach this
+        array. With a ``dtype`` of another kind the bytes are reinterpreted on
+        the computed value (lazygraph has no bit-cast node), which gives a new
+        array, not a view (with a :class:`LazygraphFallbackWarning`).
+
+        >>> import lazygraph.numpy as lnp
+        >>> a = lnp.zeros(3)
+        >>> v = a.view()
+        >>> v[0] = 5.0
+        >>> a.tolist(), v.base is a
+        ([5.0, 0.0, 0.0], True)
+        """
+        import numpy as np
+
+        if type is not None and not _is_ndarray_type(type):
+            raise TypeError("view: type must be a subtype of ndarray")
+        if dtype is not None and _is_ndarray_type(dtype):
+            dtype, type = None, dtype
+        if dtype is None or np.dtype(dtype) == self.dtype:  # type: ignore[attr-defined]
+            out = self[...]  # type: ignore[index]
+        else:
+            from lazygraph.numpy._interop import numpy_fallback
+
+            out = numpy_fallback(
+                lambda value: value.view(dtype), "ndarray.view", (self,), {}, " with a dtype"
+            )
+        if type is not None and type is not np.ndarray:
+            return np.asarray(out).view(type)
+        return out
+
+
+def _is_ndarray_type(obj: Any) -> bool:
+    import numpy as np
+
+    return isinstance(obj, type) and issubclass(obj, np.ndarray)

@@ -269,9 +269,9 @@ class ArrayOperators:
 
             with config.change(eager_max_elements=0):
                 recorded = self._operate(name, other)
-            _views.inplace_result(self, recorded, ufunc_name)
+            _views.inplace_result(self, recorded, ufunc_name, other)
             raise exc from None
-        self._assign(_views.inplace_result(self, result, ufunc_name))
+        self._assign(_views.inplace_result(self, result, ufunc_name, other))
         return self
 
     def _operate(self, name: str, other: Any) -> Any:

@@ -125,7 +125,8 @@ def bind(
         # order is converted, so bound values are always exactly their input's type.
         dtype_name = normalize_dtype(arr.dtype)
         arr = arr.astype(dtype_name)
-    shared = isinstance(value, np.ndarray) and np.may_share_memory(arr, value)
+    # (an empty array shares no memory by may_share_memory's count: ``is``)
+    shared = isinstance(value, np.ndarray) and (arr is value or np.may_share_memory(arr, value))
     if copy or (copy is None and shared and arr.flags.writeable):
         arr = arr.copy()
         shared = False

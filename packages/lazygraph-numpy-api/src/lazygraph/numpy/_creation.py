@@ -3,9 +3,12 @@
 ``logspace``, ``eye``, ``identity``, ``tri``/``tril``/``triu``, ``diag``,
 ``diagflat``, ``vander``, ``meshgrid``, ``copy`` and ``from_dlpack``.
 
-Sizes may be ints or lazy 0-d integer arrays; sizes known when the graph is
-built become the result's static shape. numpy's ``order=`` (memory layout) and
-``device=``/``like=`` keywords are accepted and change nothing.
+Sizes may be ints or lazy 0-d integer arrays: numpy code passes ints, so a
+lazy size is computed then (``zeros(x[x > 0].size)``, ``arange(n)``), and the
+result's shape is static. Only a size a function being traced computes from
+its arguments stays lazy (a size known when the function runs). numpy's
+``order=`` (memory layout) and ``device=``/``like=`` keywords are accepted and
+change nothing.
 
 >>> zeros((2, 3), dtype="int32").shape
 (2, 3)
@@ -14,6 +17,7 @@ built become the result's static shape. numpy's ``order=`` (memory layout) and
 from __future__ import annotations
 
 import math
+import operator
 from collections.abc import Sequence
 from typing import Any
 
@@ -29,6 +33,7 @@ from lazygraph.numpy._convert import (
     known_array,
     wrap,
 )
+from lazygraph.numpy._sizes import computable
 from lazygraph.numpy._ufunc import ArrayLike, DTypeLike
 
 __all__ = [
@@ -45,6 +50,7 @@ __all__ = [
     "from_dlpack",
     "full",
     "full_like",
+    "geomspace",
     "identity",
     "linspace",
     "logspace",
@@ -67,19 +73,55 @@ def _check_order(name: str, order: Any) -> None:
         raise ValueError(f"{name}: order must be one of 'C', 'F', 'A', or 'K' (got {order!r})")
 
 
-def _size(entry: Any) -> Any:
-    if isinstance(entry, Array) or hasattr(entry, "__lazygraph_variable__"):
+def size_argument(entry: Any) -> Any:
+    """One size as numpy reads it (``operator.index``: an integer, not a float or
+    a bool array). A lazy 0-d integer array is computed to its int, as numpy code
+    expects; one that cannot be computed (a function being traced computes it
+    from its arguments) stays a variable, a size known when the graph runs.
+
+    >>> n = arange(5).sum()
+    >>> size_argument(n), size_argument(3)
+    (10, 3)
+    """
+    if isinstance(entry, Array):
+        if not computable(entry._var):
+            return entry._var
+        return operator.index(entry)  # numpy's TypeError for a float or n-d array
+    if hasattr(entry, "__lazygraph_variable__"):
         return as_variable(entry)
+    if entry is None:
+        raise TypeError("'NoneType' object cannot be interpreted as an integer")
+    if isinstance(entry, np.ndarray):
+        return operator.index(entry)
     return entry
 
 
-def _shape(shape: Any) -> Any:
-    """``shape`` with lazy sizes as variables (an int or a sequence of sizes)."""
+def shape_argument(shape: Any) -> Any:
+    """A shape argument as numpy reads it: an int or a sequence of sizes (each
+    through :func:`size_argument`), or a 1-d integer array of them (a lazy one
+    computed).
+
+    >>> shape_argument((2, arange(4).sum())), shape_argument(array([2, 3]))
+    ((2, 6), (2, 3))
+    """
+    if isinstance(shape, Array) and shape.ndim == 1:
+        if not computable(shape._var):
+            return shape._var
+        return tuple(operator.index(s) for s in shape._value())
+    if isinstance(shape, np.ndarray) and shape.ndim == 1:
+        return tuple(operator.index(s) for s in shape)
     if isinstance(shape, Sequence) and not isinstance(shape, str):
-        return tuple(_size(s) for s in shape)
-    if isinstance(shape, np.ndarray):
-        return tuple(int(s) for s in shape.reshape(-1))
-    return _size(shape)
+        return tuple(size_argument(s) for s in shape)
+    return size_argument(shape)
+
+
+def _scalar_argument(value: Any) -> Any:
+    """A value argument that decides a length (``arange``'s bounds): a lazy 0-d
+    array computed to a constant of its dtype (the length is static, as numpy's
+    is known), else the argument as a variable."""
+    if isinstance(value, Array) and value.ndim == 0 and computable(value._var):
+        return lt.constant(np.asarray(value._value()))
+    return as_variable(value)
 
 
 def _dtype(dtype: DTypeLike) -> Any:
@@ -182,10 +224,11 @@ def zeros(
            [0., 0.]])
     """
     _check_order("zeros", order)
+    shape = shape_argument(shape)
     now = _zeros_now(shape, "float64" if dtype is None else dtype)
     if now is not None:
         return now
-    return wrap(lt.zeros(_shape(shape), dtype=_dtype(dtype) or "float64"))
+    return wrap(lt.zeros(shape, dtype=_dtype(dtype) or "float64"))
 
 
 def ones(
@@ -202,7 +245,7 @@ def ones(
     array([1, 1, 1], dtype=int32)
     """
     _check_order("ones", order)
-    return wrap(lt.ones(_shape(shape), dtype=_dtype(dtype) or "float64"))
+    return wrap(lt.ones(shape_argument(shape), dtype=_dtype(dtype) or "float64"))
 
 
 def empty(
@@ -220,10 +263,11 @@ def empty(
     (2, 3)
     """
     _check_order("empty", order)
+    shape = shape_argument(shape)
     now = _zeros_now(shape, "float64" if dtype is None else dtype)
     if now is not None:
         return now
-    return wrap(lt.empty(_shape(shape), dtype=_dtype(dtype) or "float64"))
+    return wrap(lt.empty(shape, dtype=_dtype(dtype) or "float64"))
 
 
 def full(
@@ -245,7 +289,7 @@ def full(
     if isinstance(fill_value, (str, bytes)) and dtype is not None:
         # numpy parses a string fill value as the dtype asks ("1" -> 1, "x" -> ValueError).
         fill_value = np.asarray(fill_value, dtype=_dtype(dtype))
-    return wrap(lt.full(_shape(shape), as_variable(fill_value), dtype=_dtype(dtype)))
+    return wrap(lt.full(shape_argument(shape), as_variable(fill_value), dtype=_dtype(dtype)))
 
 
 def _like(
@@ -254,12 +298,13 @@ def _like(
     _check_order(name, order)
     # (``a``'s static shape and dtype, not its variable: taking that would give
     # away the buffer an array owns, see _eager.set_item)
-    if shape is None and fill == 0 and isinstance(a, (Array, np.ndarray)) and None not in a.shape:
-        now = _zeros_now(a.shape, a.dtype if dtype is None else dtype)
+    static = a._static_shape if isinstance(a, Array) else np.shape(a)  # (computes nothing)
+    if shape is None and fill == 0 and isinstance(a, (Array, np.ndarray)) and None not in static:
+        now = _zeros_now(static, a.dtype if dtype is None else dtype)
         if now is not None:
             return now
     x = lt.as_tensor_variable(as_variable(a))
-    size = None if shape is None else _shape(shape)
+    size = None if shape is None else shape_argument(shape)
     return wrap(lt.full_like(x, as_variable(fill), dtype=_dtype(dtype), shape=size))
 
 
@@ -358,7 +403,7 @@ def arange(
     else:
         begin = start_or_stop
     step = 1 if step is None else step
-    args = [as_variable(v) for v in (begin, stop, step)]
+    args = [_scalar_argument(v) for v in (begin, stop, step)]
     return wrap(lt.arange(*args, dtype=_dtype(dtype)))
 
 
@@ -380,6 +425,7 @@ def linspace(
     >>> linspace(0, 1, 5).compute()
     array([0.  , 0.25, 0.5 , 0.75, 1.  ])
     """
+    num = size_argument(num) if isinstance(num, (Array, np.ndarray)) else num
     lo, hi = as_variable(start), as_variable(stop)
     samples = lt.linspace(lo, hi, num, endpoint=endpoint, dtype=_dtype(dtype), axis=axis)
     if not retstep:
@@ -405,6 +451,7 @@ def logspace(
     >>> logspace(0, 2, 3).compute()
     array([  1.,  10., 100.])
     """
+    num = size_argument(num) if isinstance(num, (Array, np.ndarray)) else num
     exponents = lt.linspace(as_variable(start), as_variable(stop), num, endpoint=endpoint)
     result = lt.pow(as_variable(base), exponents)
     if axis != 0:
@@ -430,7 +477,7 @@ def eye(
     """
     _check_order("eye", order)
     dt = np.dtype(float if dtype is None else dtype)
-    return wrap(lt.eye(_size(N), None if M is None else _size(M), k, dtype=dt))
+    return wrap(lt.eye(size_argument(N), None if M is None else size_argument(M), k, dtype=dt))
 
 
 def identity(n: int, dtype: DTypeLike = None, *, like: Any = None) -> Array:
@@ -440,7 +487,7 @@ def identity(n: int, dtype: DTypeLike = None, *, like: Any = None) -> Array:
     array([[1, 0],
            [0, 1]], dtype=int32)
     """
-    return wrap(lt.identity(_size(n), dtype=_dtype(dtype) or "float64"))
+    return wrap(lt.identity(size_argument(n), dtype=_dtype(dtype) or "float64"))
 
 
 def tri(
@@ -454,7 +501,7 @@ def tri(
            [1, 1]], dtype=int32)
     """
     dt = np.dtype(float if dtype is None else dtype)
-    return wrap(lt.tri(_size(N), None if M is None else _size(M), k, dtype=dt))
+    return wrap(lt.tri(size_argument(N), None if M is None else size_argument(M), k, dtype=dt))
 
 
 def tril(m: ArrayLike, k: int = 0) -> Array:
@@ -590,3 +637,71 @@ def ascontiguousarray(a: Any, dtype: DTypeLike = None, *, like: Any = None) -> A
 
     result = asarray(a, dtype=dtype)
     return wrap(lt.reshape(result._var, (1,))) if result.ndim == 0 else result
+
+
+def geomspace(
+    start: ArrayLike,
+    stop: ArrayLike,
+    num: int = 50,
+    endpoint: bool = True,
+    dtype: DTypeLike = None,
+    axis: int = 0,
+) -> Array:
+    """``num`` samples from ``start`` to ``stop`` in geometric progression
+    (``numpy.geomspace``): array endpoints broadcast, the samples along ``axis``.
+    Negative and complex endpoints follow numpy (the start is rotated onto the
+    positive reals, the samples computed and rotated back); the endpoints are
+    exactly ``start`` and ``stop``. A zero endpoint is numpy's ValueError when
+    its value is known as the graph is built (NaN samples otherwise).
+
+    >>> geomspace(1, 1000, 4).compute()
+    array([   1.,   10.,  100., 1000.])
+    >>> geomspace(-1000, -1, 4).compute()
+    array([-1000.,  -100.,   -10.,    -1.])
+    """
+    import operator
+
+    from lazygraph.numpy._convert import known_value
+
+    lo, hi = as_tensor(start), as_tensor(stop)
+    for v in (lo, hi):
+        value = known_value(v)
+        if value is not None and np.any(value == 0):
+            raise ValueError("Geometric sequence cannot include zero")
+    num = operator.index(num)
+    if num < 0:
+        raise ValueError(f"Number of samples, {num}, must be non-negative.")
+    # numpy's dtype: the endpoints as arrays (Python scalars strong), float(num), dtype's zero
+    dt = np.result_type(np.dtype(lo.dtype), np.dtype(hi.dtype), float(num), np.zeros((), dtype))
+    out_dtype = dt if dtype is None else np.dtype(dtype)
+    lo, hi = lt.cast(lo, dt), lt.cast(hi, dt)
+    sign = lt.sign(lo)
+    lo, hi = lt.true_divide(lo, sign), lt.true_divide(hi, sign)
+    exponents = lt.linspace(lt.log10(lo), lt.log10(hi), num, endpoint=endpoint)
+    # numpy's logspace raises a float64 array base (strong) to the exponents
+    result = lt.cast(lt.pow(lt.constant(np.array(10.0)), exponents), dt)
+    shape = lt.shape_tuple(result)[1:]
+    ends = [lt.expand_dims(lt.broadcast_to(lo, shape), 0)]
+    if num > 1:
+        inner_stop = -1 if endpoint else None
+        ends.append(lt.getitem(result, slice(1, inner_stop)))
+        if endpoint:
+            ends.append(lt.expand_dims(lt.broadcast_to(hi, shape), 0))
+    if num > 0:
+        result = lt.concatenate(ends, axis=0)
+    result = lt.multiply(result, sign)
+    if axis != 0:
+        result = lt.moveaxis(result, 0, axis)
+    return wrap(lt.cast(result, out_dtype))
+
+
+def _not_replayed() -> None:
+    """geomspace checks known values (numpy's error for a zero endpoint): its
+    calls on known arrays run, rather than replay a plan recorded on stand-in
+    inputs that have no values to check (lazygraph.numpy._replay)."""
+    from lazygraph.numpy import _replay
+
+    _replay._NOT_REPLAYED.add(geomspace)
+
+
+_not_replayed()

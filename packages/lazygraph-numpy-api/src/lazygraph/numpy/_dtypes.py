@@ -49,7 +49,6 @@ __all__ = [
     "dtype",
     "e",
     "euler_gamma",
-    "finfo",
     "flexible",
     "float16",
     "float32",
@@ -247,16 +246,6 @@ def iinfo(type: ArrayLike | DTypeLike) -> np.iinfo[Any]:
     (-128, 65535)
     """
     return np.iinfo(_dtype_of(type))
-
-
-def finfo(type: ArrayLike | DTypeLike) -> np.finfo[Any]:
-    """The machine limits of a floating dtype, or of an array's floating or
-    complex dtype (``numpy.finfo``).
-
-    >>> float(finfo(float32).eps) == 2.0**-23
-    True
-    """
-    return np.finfo(_dtype_of(type))
 
 
 def astype(x: ArrayLike, dtype: DTypeLike, /, *, copy: bool = True, device: Any = None) -> Array:

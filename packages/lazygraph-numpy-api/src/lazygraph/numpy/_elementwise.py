@@ -23,7 +23,7 @@ import numpy as np
 from lazygraph.numpy._array import Array
 from lazygraph.numpy._convert import as_variable, wrap
 from lazygraph.numpy._errors import UnsupportedArgumentsError
-from lazygraph.numpy._ufunc import ArrayLike, apply_ufunc, reject_out, ufunc_dtype
+from lazygraph.numpy._ufunc import ArrayLike, apply_ufunc, ufunc_dtype, write_out
 
 __all__ = [
     "add",
@@ -397,17 +397,19 @@ def right_shift(x1: ArrayLike, x2: ArrayLike, /, out: None = None, **kwargs: Any
 # -- not plain ufunc wrappers ----------------------------------------------------
 
 
-def divmod(x1: ArrayLike, x2: ArrayLike, /, out: None = None, **kwargs: Any) -> tuple[Array, Array]:
+def divmod(x1: ArrayLike, x2: ArrayLike, /, out: Any = None, **kwargs: Any) -> tuple[Any, Any]:
     """``(x1 // x2, x1 % x2)`` (``numpy.divmod``).
 
     >>> q, r = divmod([7, -7], 3)
     >>> q.compute(), r.compute()
     (array([ 2, -3]), array([1, 2]))
     """
-    reject_out("divmod", out)
+    outs = (None, None) if out is None else out
+    if not isinstance(outs, tuple) or len(outs) != 2:
+        raise ValueError("divmod: The 'out' tuple must have exactly one entry per ufunc output")
     return (
-        apply_ufunc("divmod", lt.floor_divide, (x1, x2), None, kwargs),
-        apply_ufunc("divmod", lt.remainder, (x1, x2), None, kwargs),
+        apply_ufunc("divmod", lt.floor_divide, (x1, x2), outs[0], dict(kwargs)),
+        apply_ufunc("divmod", lt.remainder, (x1, x2), outs[1], kwargs),
     )
 
 
@@ -463,27 +465,41 @@ def clip(
     a: ArrayLike,
     a_min: ArrayLike = _NO_VALUE,
     a_max: ArrayLike = _NO_VALUE,
-    out: None = None,
+    out: Any = None,
     *,
     min: ArrayLike = _NO_VALUE,
     max: ArrayLike = _NO_VALUE,
     **kwargs: Any,
 ) -> Array:
-    """``a`` limited to ``[a_min, a_max]`` (``numpy.clip``; the array API's
-    ``min=``/``max=`` keywords work too). NaN propagates; either bound may be None.
+    """``a`` limited to ``[a_min, a_max]`` (``numpy.clip``), or to ``[min, max]``
+    (the array API's ``clip(x, /, min=None, max=None)``, numpy's keywords too).
+    NaN propagates; either bound may be None or absent. The second and third
+    positional arguments are the array API's ``min`` and ``max`` as well as
+    numpy's ``a_min`` and ``a_max``, so ``clip(x, 0)`` (only a lower bound) is
+    the array API's call; naming a bound both ways is numpy's error.
 
     >>> clip([-2, 5, 9], 0, 6).compute()
     array([0, 5, 6])
     >>> clip([-2.0, 5.0], max=1.0).compute()
     array([-2.,  1.])
+    >>> clip([-2.0, 5.0], 0.0).compute()
+    array([0., 5.])
     """
-    if a_min is not _NO_VALUE and min is not _NO_VALUE:
-        raise TypeError("clip: pass either a_min or min, not both")
-    if a_max is not _NO_VALUE and max is not _NO_VALUE:
-        raise TypeError("clip: pass either a_max or max, not both")
+    given = a_min is not _NO_VALUE, a_max is not _NO_VALUE
+    if all(given) and (min is not _NO_VALUE or max is not _NO_VALUE):
+        raise ValueError(
+            "clip: Passing `min` or `max` keyword argument when `a_min` and `a_max` are "
+            "provided is forbidden."
+        )
+    if given[0] and min is not _NO_VALUE:
+        raise TypeError("clip() got multiple values for argument 'min' (a_min is min)")
+    if given[1] and max is not _NO_VALUE:
+        raise TypeError("clip() got multiple values for argument 'max' (a_max is max)")
     lo = a_min if a_min is not _NO_VALUE else (None if min is _NO_VALUE else min)
     hi = a_max if a_max is not _NO_VALUE else (None if max is _NO_VALUE else max)
-    dtype = ufunc_dtype("clip", out, kwargs)
+    where = kwargs.pop("where", True)
+    casting = kwargs.get("casting", "same_kind")
+    dtype = ufunc_dtype("clip", None, kwargs)
     x = as_variable(a)
     if dtype is not None:
         x = lt.cast(x, dtype)
@@ -506,7 +522,10 @@ def clip(
         x = lt.maximum(x, as_variable(lo))
     if hi is not None:
         x = lt.minimum(x, as_variable(hi))
-    return wrap(lt.copy(x) if lo is None and hi is None else x)
+    result = wrap(lt.copy(x) if lo is None and hi is None else x)
+    if out is None and where is True:
+        return result
+    return write_out("clip", result, out, where, casting)
 
 
 def interp(

@@ -16,7 +16,7 @@ import lazygraph.tensor as lt
 import numpy as np
 from lazygraph.numpy._array import Array
 from lazygraph.numpy._convert import as_variable, wrap
-from lazygraph.numpy._ufunc import ArrayLike, apply_ufunc, reject_out, ufunc_dtype
+from lazygraph.numpy._ufunc import ArrayLike, accepts_out, apply_ufunc, ufunc_dtype
 
 __all__ = [
     "abs",
@@ -499,6 +499,7 @@ def fabs(x: ArrayLike, /, out: None = None, **kwargs: Any) -> Array:
     return wrap(result)
 
 
+@accepts_out(casting="same_kind")
 def round(a: ArrayLike, decimals: int = 0, out: None = None) -> Array:
     """Round to ``decimals`` decimal places, halves to even (``numpy.round``);
     integers stay integers, and a negative ``decimals`` rounds to tens, hundreds...
@@ -508,7 +509,6 @@ def round(a: ArrayLike, decimals: int = 0, out: None = None) -> Array:
     >>> round([0.5, 1.5, 2.5]).compute()
     array([0., 2., 2.])
     """
-    reject_out("round", out)
     return wrap(lt.round(as_variable(a), int(decimals)))
 
 
@@ -522,24 +522,24 @@ def _real_tensor(name: str, x: ArrayLike) -> Any:
     return v
 
 
+@accepts_out()
 def isposinf(x: ArrayLike, out: None = None) -> Array:
     """Whether each element is positive infinity (``numpy.isposinf``).
 
     >>> isposinf([1.0, float("inf"), float("-inf")]).compute()
     array([False,  True, False])
     """
-    reject_out("isposinf", out)
     v = _real_tensor("isposinf", x)
     return wrap(lt.logical_and(lt.isinf(v), lt.greater(v, 0)))
 
 
+@accepts_out()
 def isneginf(x: ArrayLike, out: None = None) -> Array:
     """Whether each element is negative infinity (``numpy.isneginf``).
 
     >>> isneginf([1.0, float("inf"), float("-inf")]).compute()
     array([False, False,  True])
     """
-    reject_out("isneginf", out)
     v = _real_tensor("isneginf", x)
     return wrap(lt.logical_and(lt.isinf(v), lt.less(v, 0)))
 

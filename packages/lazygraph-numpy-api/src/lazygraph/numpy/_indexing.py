@@ -15,7 +15,7 @@ import lazygraph.tensor as lt
 import numpy as np
 from lazygraph.numpy._array import Array
 from lazygraph.numpy._convert import as_tensor, as_variable, wrap
-from lazygraph.numpy._ufunc import ArrayLike, DTypeLike, reject_out
+from lazygraph.numpy._ufunc import ArrayLike, DTypeLike, accepts_out
 from lazygraph.tensor.shape import normalize_axis
 
 __all__ = [
@@ -35,6 +35,7 @@ __all__ = [
 ]
 
 
+@accepts_out()
 def take(
     a: ArrayLike, indices: ArrayLike, axis: int | None = None, out: None = None, mode: str = "raise"
 ) -> Array:
@@ -46,7 +47,6 @@ def take(
     >>> take([10, 20, 30], [5, -4], mode="wrap").compute()
     array([30, 30])
     """
-    reject_out("take", out)
     if mode not in ("raise", "wrap", "clip"):
         raise ValueError(f"take: mode must be 'raise', 'wrap' or 'clip' (got {mode!r})")
     x = as_tensor(a)

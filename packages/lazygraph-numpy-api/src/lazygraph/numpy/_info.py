@@ -1,5 +1,6 @@
 """The array API's inspection utilities: ``__array_namespace_info__()`` describes
-what this namespace supports (its capabilities, its one device, its dtypes).
+what this namespace supports (its capabilities, its one device, its dtypes);
+``finfo`` gives a floating dtype's limits as the array API asks for them.
 
 >>> import lazygraph.numpy as lnp
 >>> info = lnp.__array_namespace_info__()
@@ -15,7 +16,7 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["__array_namespace_info__"]
+__all__ = ["__array_namespace_info__", "finfo"]
 
 _DEVICE = "cpu"
 
@@ -123,3 +124,90 @@ def __array_namespace_info__() -> ArrayNamespaceInfo:  # noqa: N807 (the array A
     ['cpu']
     """
     return ArrayNamespaceInfo()
+
+
+#: numpy's ``finfo`` fields that are floating-point values
+_FINFO_FLOATS = (
+    "eps",
+    "epsneg",
+    "max",
+    "min",
+    "resolution",
+    "smallest_normal",
+    "smallest_subnormal",
+    "tiny",
+)
+
+
+def _as_float(value: Any) -> Any:
+    """A ``finfo`` value as a Python ``float`` (the array API's type), equal to
+    numpy's: numpy's own ``float64`` scalar (a ``float`` already), a smaller
+    one's value as a Python float (weak in promotion, as numpy's ``float32``
+    scalar stays in float32 arithmetic); a wider one (``longdouble``) as numpy
+    gives it, which no float holds exactly."""
+    if type(value) is np.float64 or np.dtype(type(value)).itemsize > 8:
+        return value
+    return float(value)
+
+
+class finfo:  # noqa: N801 (numpy's and the array API's name)
+    """The machine limits of a floating dtype, or of an array's floating or
+    complex dtype (``numpy.finfo``), with numpy's values: ``eps``, ``max``,
+    ``min``, ``tiny``, ``smallest_normal``, ``resolution`` and numpy's other
+    float fields are Python floats (numpy's ``float64`` scalars for float64, a
+    ``float`` already; the array API asks for floats), ``bits``,
+    ``precision`` and numpy's other int fields ints, ``dtype`` numpy's (the
+    real dtype of a complex one).
+
+    >>> import lazygraph.numpy as lnp
+    >>> info = lnp.finfo(lnp.float32)
+    >>> info.eps == 2.0**-23, type(info.eps), info.bits, info.dtype
+    (True, <class 'float'>, 32, dtype('float32'))
+    """
+
+    bits: int
+    dtype: np.dtype[Any]
+    eps: float
+    epsneg: float
+    iexp: int
+    machep: int
+    max: float
+    maxexp: int
+    min: float
+    minexp: int
+    negep: int
+    nexp: int
+    nmant: int
+    precision: int
+    resolution: float
+    smallest_normal: float
+    smallest_subnormal: float
+    tiny: float
+
+    def __init__(self, type: Any) -> None:
+        from lazygraph.numpy._dtypes import _dtype_of
+
+        numpy_info = np.finfo(_dtype_of(type))  # numpy's errors for a bad type
+        self._numpy = numpy_info
+        for name in ("bits", "iexp", "machep", "maxexp", "minexp", "negep", "nexp", "nmant"):
+            setattr(self, name, getattr(numpy_info, name))
+        self.precision = numpy_info.precision
+        self.dtype = numpy_info.dtype
+        for name in _FINFO_FLOATS:
+            setattr(self, name, _as_float(getattr(numpy_info, name)))
+
+    def __repr__(self) -> str:
+        return repr(self._numpy)
+
+    def __str__(self) -> str:
+        return str(self._numpy)
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, finfo):
+            return self.dtype == other.dtype
+        if isinstance(other, np.finfo):
+            return self._numpy is other
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash(("finfo", self.dtype))

@@ -53,18 +53,10 @@ _MODULES = {
     "numpy": "lazygraph.numpy",
     "numpy.linalg": "lazygraph.numpy.linalg",
     "numpy.fft": "lazygraph.numpy.fft",
+    "numpy.lib.scimath": "lazygraph.numpy.emath",
+    "numpy.lib.stride_tricks": "lazygraph.numpy.lib.stride_tricks",
+    "numpy.lib._stride_tricks_impl": "lazygraph.numpy.lib.stride_tricks",
 }
-
-# ufunc.reduce / ufunc.accumulate -> the namespace function that does it.
-_REDUCE = {
-    "add": "sum",
-    "multiply": "prod",
-    "maximum": "max",
-    "minimum": "min",
-    "logical_and": "all",
-    "logical_or": "any",
-}
-_ACCUMULATE = {"add": "cumsum", "multiply": "cumprod"}
 
 
 def _lazy_function(module: str, name: str) -> Callable[..., Any] | None:
@@ -212,22 +204,10 @@ def array_ufunc(
             except UnsupportedArgumentsError as exc:  # (any other error is a bug: it surfaces)
                 reason = f" for these arguments ({exc})"
                 return numpy_fallback(ufunc, f"numpy.{name}", inputs, kwargs, reason)
-    elif method == "reduce" and name in _REDUCE and kwargs.get("where", True) is True:
-        if kwargs.get("initial", np._NoValue) is np._NoValue:  # type: ignore[attr-defined]
-            fn = _lazy_function("numpy", _REDUCE[name])
-            if fn is not None:
-                return _reduce(fn, inputs, kwargs)
-    elif method == "accumulate" and name in _ACCUMULATE:
-        fn = _lazy_function("numpy", _ACCUMULATE[name])
-        if fn is not None:
-            (x,) = inputs
-            return fn(x, axis=kwargs.get("axis", 0), dtype=kwargs.get("dtype"))
-    elif method == "outer" and len(inputs) == 2:
-        fn = _lazy_function("numpy", name)
-        if fn is not None:
-            return _outer(fn, inputs, kwargs)
-    elif method == "at" and name in ("add", "subtract") and isinstance(inputs[0], Array):
-        return _add_at(name, *inputs)
+    else:  # reduce, accumulate, outer, at, reduceat: the namespace ufunc's method
+        lazy = _lazy_function("numpy", name)
+        if lazy is not None and hasattr(lazy, method):
+            return getattr(lazy, method)(*inputs, **kwargs)
     label = f"numpy.{name}" if method == "__call__" else f"numpy.{name}.{method}"
     return numpy_fallback(getattr(ufunc, method), label, inputs, kwargs)
 
@@ -238,40 +218,18 @@ def _known_operand(x: Any) -> bool:
     return x is None or not hasattr(x, "__array_ufunc__")
 
 
-def _reduce(fn: Callable[..., Any], inputs: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
-    (x,) = inputs
-    axis = kwargs.get("axis", 0)
-    call: dict[str, Any] = {"axis": axis, "keepdims": kwargs.get("keepdims", False)}
-    if kwargs.get("dtype") is not None:
-        call["dtype"] = kwargs["dtype"]
-    return fn(x, **call)
-
-
-def _outer(fn: Callable[..., Any], inputs: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
-    from lazygraph.numpy._convert import asarray
-
-    a, b = (asarray(v) for v in inputs)
-    a = a[(...,) + (None,) * b.ndim]
-    return fn(a, b, **kwargs)
-
-
-def _add_at(name: str, x: Array, index: Any, values: Any = None) -> None:
-    import lazygraph.tensor as lt
-    from lazygraph.numpy import _views
-    from lazygraph.numpy._convert import as_variable
-
-    value = as_variable(values)
-    if name == "subtract":
-        value = lt.negative(value)
-    target = lt.getitem(x._var, _views.unwrap_index(index))
-    x._assign(lt.inc_subtensor(target, value))
-
-
 def _with_out(
     ufunc: np.ufunc, method: str, inputs: tuple[Any, ...], kwargs: dict[str, Any], out: Any
 ) -> Any:
     """``ufunc(..., out=...)``: lazy outputs are rebound; numpy outputs are written."""
     outs = out if isinstance(out, tuple) else (out,)
+    lazy = _lazy_function("numpy", ufunc.__name__)
+    if len(outs) == 1 and lazy is not None and (method == "__call__" or hasattr(lazy, method)):
+        # the namespace ufunc's out= (numpy's casting rules; a numpy buffer is
+        # written with the computed result: nothing is lost by not warning)
+        call = lazy if method == "__call__" else getattr(lazy, method)
+        if method != "at":
+            return call(*inputs, out=outs[0], **kwargs)
     if method == "__call__" and all(isinstance(o, Array) for o in outs):
         result = array_ufunc(ufunc, method, inputs, kwargs)
         results = result if isinstance(result, tuple) else (result,)
@@ -295,29 +253,10 @@ def _shape(a: Any) -> Any:
     return shape
 
 
-def _copyto(dst: Any, src: Any, casting: str = "same_kind", where: Any = True) -> None:
-    if not isinstance(dst, Array) or where is not True:
-        args, kw = compute_arguments((dst, src), {"casting": casting, "where": where})
-        np.copyto(*args, **kw)
-        return
-    from lazygraph.numpy._convert import asarray
-
-    src_arr = asarray(src) if not isinstance(src, (bool, int, float, complex)) else src
-    if not isinstance(src_arr, (bool, int, float, complex)) and not np.can_cast(
-        src_arr.dtype, dst.dtype, casting
-    ):
-        raise TypeError(
-            f"Cannot cast array data from {src_arr.dtype!r} to {dst.dtype!r} "
-            f"according to the rule {casting!r}"
-        )
-    dst[...] = src_arr
-
-
 #: numpy functions answered without computing (static facts) or with special semantics.
 _SPECIAL: dict[str, Callable[..., Any]] = {
     "shape": _shape,
     "ndim": lambda a: a.ndim if isinstance(a, Array) else np.ndim(a),
-    "copyto": _copyto,
 }
 
 

@@ -24,13 +24,14 @@ from lazygraph.numpy._array import Array
 from lazygraph.numpy._convert import _DTYPE_NAMES, as_tensor, as_variable, known_array, wrap
 from lazygraph.numpy._eager import known_value
 from lazygraph.numpy._expressions import has_expression
-from lazygraph.numpy._ufunc import ArrayLike, DTypeLike, reject_out
+from lazygraph.numpy._ufunc import ArrayLike, DTypeLike, accepts_out
 from lazygraph.tensor.dtypes import result_type
 from lazygraph.tensor.shape import normalize_axis
 
 __all__ = [
     "append",
     "array_split",
+    "block",
     "column_stack",
     "concat",
     "concatenate",
@@ -135,6 +136,7 @@ def _atleast_3d(x: Any) -> Any:
 # -- joining ---------------------------------------------------------------------
 
 
+@accepts_out(casting="same_kind")
 def concatenate(
     arrays: Any,
     /,
@@ -150,7 +152,6 @@ def concatenate(
     >>> concatenate([[1, 2], [3]]).compute()
     array([1, 2, 3])
     """
-    reject_out("concatenate", out)
     if dtype is None:
         joined = _joined_at_once(arrays, axis, new_axis=False)
         if joined is not None:
@@ -173,6 +174,7 @@ def concat(arrays: Any, /, *, axis: int | None = 0) -> Array:
     return concatenate(arrays, axis=axis)
 
 
+@accepts_out(casting="same_kind")
 def stack(
     arrays: Any,
     axis: int = 0,
@@ -187,7 +189,6 @@ def stack(
     array([[1, 3],
            [2, 4]])
     """
-    reject_out("stack", out)
     if dtype is None:
         joined = _joined_at_once(arrays, axis, new_axis=True)
         if joined is not None:
@@ -262,6 +263,65 @@ def column_stack(tup: Any) -> Array:
         for x in _sequence("column_stack", tup)
     ]
     return wrap(lt.concatenate(xs, axis=1))
+
+
+def _block_index(index: Sequence[Any]) -> str:
+    """numpy's name of a place in ``block``'s nested lists: ``arrays[0][1]``."""
+    return "arrays" + "".join(f"[{i}]" for i in index if i is not None)
+
+
+def _block_depths(arrays: Any, parent: list[Any]) -> tuple[list[Any], int]:
+    """numpy's check that every leaf of ``block``'s nested lists is as deep: the
+    index of a leaf (ending in None at an empty list) and the largest ndim."""
+    if isinstance(arrays, tuple):
+        raise TypeError(
+            f"{_block_index(parent)} is a tuple. Only lists can be used to arrange blocks, "
+            "and np.block does not allow implicit conversion from tuple to ndarray."
+        )
+    if isinstance(arrays, list) and arrays:
+        first, max_ndim = _block_depths(arrays[0], [*parent, 0])
+        for i, item in enumerate(arrays[1:], 1):
+            index, ndim = _block_depths(item, [*parent, i])
+            max_ndim = max(max_ndim, ndim)
+            if len(index) != len(first):
+                raise ValueError(
+                    f"List depths are mismatched. First element was at depth {len(first)}, "
+                    f"but there is an element at depth {len(index)} ({_block_index(index)})"
+                )
+            if index[-1] is None:  # (an empty list at the bottom: reported below)
+                first = index
+        return first, max_ndim
+    if isinstance(arrays, list):
+        return [*parent, None], 0
+    return parent, as_tensor(arrays).ndim
+
+
+def _block(arrays: Any, depth: int, max_depth: int, ndim: int) -> Any:
+    if depth < max_depth:
+        parts = [_block(a, depth + 1, max_depth, ndim) for a in arrays]
+        return lt.concatenate(parts, axis=-(max_depth - depth))
+    x = as_tensor(arrays)
+    return x if x.ndim >= ndim else lt.expand_dims(x, tuple(range(ndim - x.ndim)))
+
+
+def block(arrays: Any) -> Array:
+    """An array assembled from nested lists of blocks (``numpy.block``): the
+    innermost lists join along the last axis, the next ones along the one
+    before, and so on; every block gets at least as many dimensions as the
+    nesting is deep (size-1 axes in front). numpy's errors for tuples, empty
+    lists and lists of mismatched depths.
+
+    >>> import lazygraph.numpy as lnp
+    >>> block([[lnp.eye(2), lnp.zeros((2, 1))], [lnp.ones((1, 2)), 5.0]]).compute()
+    array([[1., 0., 0.],
+           [0., 1., 0.],
+           [1., 1., 5.]])
+    """
+    bottom, arr_ndim = _block_depths(arrays, [])
+    list_ndim = len(bottom)
+    if bottom and bottom[-1] is None:
+        raise ValueError(f"List at {_block_index(bottom)} cannot be empty")
+    return wrap(_block(arrays, 0, list_ndim, max(arr_ndim, list_ndim)))
 
 
 def append(arr: ArrayLike, values: ArrayLike, axis: int | None = None) -> Array:

@@ -1,5 +1,6 @@
 """Linear algebra in the main namespace, with numpy's signatures: ``matmul``,
-``dot``, ``vdot``, ``inner``, ``outer``, ``tensordot``, ``vecdot``, ``einsum``,
+``matvec``, ``vecmat``, ``dot``, ``vdot``, ``inner``, ``outer``, ``tensordot``,
+``vecdot``, ``einsum`` (subscripts or sublists) and ``einsum_path``,
 ``matrix_transpose``, ``trace``, ``diagonal``, ``cross`` and ``kron``
 (``lazygraph.numpy.linalg`` holds the decompositions and solvers).
 
@@ -10,6 +11,8 @@ array([3., 7.])
 
 from __future__ import annotations
 
+import operator
+import string
 import warnings
 from typing import Any
 
@@ -18,7 +21,7 @@ import numpy as np
 from lazygraph.numpy._array import Array
 from lazygraph.numpy._convert import as_tensor, as_variable, wrap
 from lazygraph.numpy._errors import UnsupportedArgumentsError
-from lazygraph.numpy._ufunc import ArrayLike, DTypeLike, apply_ufunc, reject_out
+from lazygraph.numpy._ufunc import ArrayLike, DTypeLike, accepts_out, apply_ufunc
 from lazygraph.tensor.shape import normalize_axis
 
 __all__ = [
@@ -26,15 +29,18 @@ __all__ = [
     "diagonal",
     "dot",
     "einsum",
+    "einsum_path",
     "inner",
     "kron",
     "matmul",
     "matrix_transpose",
+    "matvec",
     "outer",
     "tensordot",
     "trace",
     "vdot",
     "vecdot",
+    "vecmat",
 ]
 
 _NO_VALUE: Any = object()
@@ -73,6 +79,75 @@ def vecdot(
     return apply_ufunc("vecdot", lambda a, b: lt.vecdot(a, b, axis=axis), (x1, x2), out, kwargs)
 
 
+def _gufunc_keywords(name: str, kwargs: dict[str, Any]) -> None:
+    """Refuse numpy's gufunc keywords that lazygraph does not take."""
+    for key in ("axes", "axis"):
+        if kwargs.pop(key, _NO_VALUE) is not _NO_VALUE:
+            raise UnsupportedArgumentsError(f"{name}: {key}= is not supported by lazygraph")
+    if kwargs.pop("keepdims", False):
+        raise UnsupportedArgumentsError(f"{name}: keepdims= is not supported by lazygraph")
+
+
+def _core_dims(name: str, signature: str, operands: Any, needs: tuple[int, int]) -> None:
+    """numpy's errors for a gufunc's operands with too few dimensions."""
+    for i, (v, need) in enumerate(zip(operands, needs, strict=True)):
+        if v.ndim < need:
+            raise ValueError(
+                f"{name}: Input operand {i} does not have enough dimensions (has {v.ndim}, "
+                f"gufunc core with signature {signature} requires {need})"
+            )
+
+
+def _same_core_size(name: str, signature: str, size: Any, other: Any) -> None:
+    """numpy's error when operand 1's first core size (``size``) is not operand
+    0's (``other``), where both are known."""
+    if size is not None and other is not None and size != other:
+        raise ValueError(
+            f"{name}: Input operand 1 has a mismatch in its core dimension 0, with gufunc "
+            f"signature {signature} (size {size} is different from {other})"
+        )
+
+
+def _matvec(a: Any, v: Any) -> Any:
+    signature = "(m,n),(n)->(m)"
+    _core_dims("matvec", signature, (a, v), (2, 1))
+    _same_core_size("matvec", signature, v.type.shape[-1], a.type.shape[-1])
+    return lt.getitem(lt.matmul(a, lt.expand_dims(v, -1)), (Ellipsis, 0))
+
+
+def _vecmat(v: Any, a: Any) -> Any:
+    signature = "(n),(n,m)->(m)"
+    _core_dims("vecmat", signature, (v, a), (1, 2))
+    _same_core_size("vecmat", signature, a.type.shape[-2], v.type.shape[-1])
+    if np.dtype(v.dtype).kind == "c":
+        v = lt.conj(v)
+    return lt.getitem(lt.matmul(lt.expand_dims(v, -2), a), (Ellipsis, 0, slice(None)))
+
+
+def matvec(x1: ArrayLike, x2: ArrayLike, /, out: None = None, **kwargs: Any) -> Array:
+    """The product of each matrix in ``x1`` with each vector in ``x2`` (the last
+    axes), broadcasting over the others (``numpy.matvec``, numpy 2.2+:
+    ``sum(x1 * x2[..., None, :], axis=-1)``), as a matrix product.
+
+    >>> matvec([[1, 2], [3, 4]], [1, 1]).compute()
+    array([3, 7])
+    """
+    _gufunc_keywords("matvec", kwargs)
+    return apply_ufunc("matvec", _matvec, (x1, x2), out, kwargs)
+
+
+def vecmat(x1: ArrayLike, x2: ArrayLike, /, out: None = None, **kwargs: Any) -> Array:
+    """The product of each vector in ``x1`` (conjugated) with each matrix in
+    ``x2``, broadcasting over the other axes (``numpy.vecmat``, numpy 2.2+:
+    ``sum(conj(x1)[..., :, None] * x2, axis=-2)``), as a matrix product.
+
+    >>> vecmat([1, 1], [[1, 2], [3, 4]]).compute()
+    array([4, 6])
+    """
+    _gufunc_keywords("vecmat", kwargs)
+    return apply_ufunc("vecmat", _vecmat, (x1, x2), out, kwargs)
+
+
 def matrix_transpose(x: ArrayLike, /) -> Array:
     """``x`` with its last two axes swapped (``numpy.matrix_transpose``; needs 2 or
     more dimensions).
@@ -85,6 +160,7 @@ def matrix_transpose(x: ArrayLike, /) -> Array:
     return shuffled(x, lt.matrix_transpose(as_variable(x)))
 
 
+@accepts_out()
 def dot(a: ArrayLike, b: ArrayLike, out: None = None) -> Array:
     """The dot product (``numpy.dot``): inner product of vectors, matrix product of
     matrices, a sum over the last axis of ``a`` and the second-to-last of ``b`` in
@@ -93,7 +169,6 @@ def dot(a: ArrayLike, b: ArrayLike, out: None = None) -> Array:
     >>> dot([1, 2, 3], [4, 5, 6]).compute()
     array(32)
     """
-    reject_out("dot", out)
     return wrap(lt.dot(as_variable(a), as_variable(b)))
 
 
@@ -123,6 +198,7 @@ def inner(a: ArrayLike, b: ArrayLike, /) -> Array:
     return wrap(lt.tensordot(x, y, axes=([-1], [-1])))
 
 
+@accepts_out()
 def outer(a: ArrayLike, b: ArrayLike, out: None = None) -> Array:
     """The outer product of the flattened arrays: ``a[i] * b[j]`` (``numpy.outer``).
 
@@ -130,7 +206,6 @@ def outer(a: ArrayLike, b: ArrayLike, out: None = None) -> Array:
     array([[  1,  10, 100],
            [  2,  20, 200]])
     """
-    reject_out("outer", out)
     # numpy's definition, a broadcast multiply (so -0.0 products keep their sign).
     column = lt.expand_dims(lt.ravel(as_tensor(a)), 1)
     return wrap(lt.multiply(column, lt.expand_dims(lt.ravel(as_tensor(b)), 0)))
@@ -146,23 +221,74 @@ def tensordot(a: ArrayLike, b: ArrayLike, axes: Any = 2) -> Array:
     return wrap(lt.tensordot(as_variable(a), as_variable(b), axes))
 
 
-def einsum(subscripts: str, *operands: ArrayLike, out: None = None, **kwargs: Any) -> Array:
+#: numpy's letters for sublist labels 0 to 51
+_EINSUM_LABELS = string.ascii_uppercase + string.ascii_lowercase
+
+
+def _labels(sublist: Any) -> str:
+    """A sublist (ints in ``range(52)`` and ``...``) as subscript letters, with
+    numpy's errors."""
+    text = ""
+    for s in sublist:
+        if s is Ellipsis:
+            text += "..."
+            continue
+        try:
+            label = operator.index(s)
+        except TypeError:
+            raise TypeError("each subscript must be either an integer or an ellipsis") from None
+        if not 0 <= label < len(_EINSUM_LABELS):
+            raise ValueError("subscript is not within the valid range [0, 52)")
+        text += _EINSUM_LABELS[label]
+    return text
+
+
+def _operand_positions(args: tuple[Any, ...]) -> list[int]:
+    """Where the operands are in numpy's two forms of ``einsum`` arguments:
+    ``(subscripts, *operands)``, or sublists ``(op0, sublist0, op1, sublist1,
+    ..., [sublist_out])``."""
+    if args and isinstance(args[0], str):
+        return list(range(1, len(args)))
+    return [2 * i for i in range(len(args) // 2)]
+
+
+def _einsum_operands(args: tuple[Any, ...]) -> tuple[str, list[Any]]:
+    """The subscripts and the operands of ``einsum``'s arguments (either form),
+    with numpy's errors."""
+    if not args:
+        raise TypeError("einsum() missing required argument 'subscripts' (pos 0)")
+    positions = _operand_positions(args)
+    if isinstance(args[0], str):
+        return args[0], [args[i] for i in positions]
+    if len(args) < 2:
+        raise ValueError("must provide at least an operand and a subscripts list to einsum")
+    text = ",".join(_labels(args[i + 1]) for i in positions)
+    if len(args) % 2:
+        text += "->" + _labels(args[-1])
+    return text, [args[i] for i in positions]
+
+
+@accepts_out()
+def einsum(*operands: Any, out: None = None, **kwargs: Any) -> Array:
     """Einstein summation (``numpy.einsum``), with ``...`` for broadcast axes and
-    the implicit alphabetical output when ``->`` is absent. ``optimize`` is
-    accepted (lazygraph's rewrites choose the contraction); ``dtype=`` casts the
-    operands first.
+    the implicit alphabetical output when ``->`` is absent; or numpy's sublist
+    form ``einsum(op0, sublist0, op1, sublist1, ..., [sublist_out])``, labels
+    ints from 0 to 51 and ``...``. ``optimize`` is accepted (lazygraph's
+    rewrites choose the contraction); ``dtype=`` casts the operands first.
 
     >>> einsum("ij,j->i", [[1, 2], [3, 4]], [1, 1]).compute()
     array([3, 7])
+    >>> einsum([[1, 2], [3, 4]], [0, 1], [1, 1], [1], [0]).compute()
+    array([3, 7])
     """
-    reject_out("einsum", out)
+    subscripts, arrays = _einsum_operands(operands)
     kwargs.pop("optimize", None)
     dtype = kwargs.pop("dtype", None)
     casting = kwargs.pop("casting", "safe")
     kwargs.pop("order", None)
     if kwargs:
         raise TypeError(f"einsum() got an unexpected keyword argument {next(iter(kwargs))!r}")
-    variables = [as_tensor(x) for x in operands]
+    variables = [as_tensor(x) for x in arrays]
     if dtype is not None:
         dt = np.dtype(dtype)
         for v in variables:
@@ -175,6 +301,42 @@ def einsum(subscripts: str, *operands: ArrayLike, out: None = None, **kwargs: An
     return wrap(lt.einsum(subscripts, *variables))
 
 
+def _stand_in(x: Any) -> Any:
+    """An operand as ``einsum_path`` sees it: an array of its shape and dtype
+    that holds no data (a lazy array is not computed; only a size that depends
+    on the data is)."""
+    if isinstance(x, Array) or hasattr(x, "__lazygraph_variable__"):
+        arr = x if isinstance(x, Array) else wrap(as_tensor(x))
+        return np.broadcast_to(np.zeros((), dtype=arr.dtype), arr.shape)
+    return x
+
+
+def einsum_path(*operands: Any, optimize: Any = "greedy", einsum_call: bool = False) -> Any:
+    """numpy's contraction order for ``einsum`` with these operands and its
+    report (``numpy.einsum_path``): it depends on their shapes alone, so numpy
+    answers for stand-ins of those shapes and nothing is computed.
+
+    >>> import lazygraph.numpy as lnp
+    >>> a, b, c = lnp.ones((2, 3)), lnp.ones((3, 4)), lnp.ones((4, 5))
+    >>> path, report = einsum_path("ij,jk,kl->il", a, b, c)
+    >>> path
+    ['einsum_path', (1, 2), (0, 1)]
+    """
+    if einsum_call:
+        raise UnsupportedArgumentsError(
+            "einsum_path: einsum_call=True (numpy's internal hand-over to einsum) is "
+            "not supported by lazygraph"
+        )
+    positions = set(_operand_positions(operands))
+    # numpy reads the rest (and raises its errors): a lazy array there, its value
+    args = [
+        _stand_in(x) if i in positions else np.asarray(x) if isinstance(x, Array) else x
+        for i, x in enumerate(operands)
+    ]
+    return np.einsum_path(*args, optimize=optimize)
+
+
+@accepts_out()
 def trace(
     a: ArrayLike,
     offset: int = 0,
@@ -189,7 +351,6 @@ def trace(
     >>> trace([[1, 2], [3, 4]]).compute()
     array(5)
     """
-    reject_out("trace", out)
     return wrap(lt.trace(as_variable(a), offset, axis1, axis2, dtype=dtype))
 
 

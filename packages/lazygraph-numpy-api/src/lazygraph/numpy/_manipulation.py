@@ -13,6 +13,7 @@ naming the function, when the graph is built.
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Sequence
 from typing import Any
 
@@ -20,9 +21,13 @@ import lazygraph.tensor as lt
 import numpy as np
 from lazygraph.numpy._array import Array
 from lazygraph.numpy._convert import as_tensor, as_variable, wrap
-from lazygraph.numpy._creation import arange  # noqa: F401 - used by the examples
+from lazygraph.numpy._creation import (
+    arange,  # noqa: F401 - used by the examples
+    shape_argument,
+)
 from lazygraph.numpy._errors import UnsupportedArgumentsError
 from lazygraph.numpy._joining import _wrap_all
+from lazygraph.numpy._sizes import computable
 from lazygraph.numpy._ufunc import ArrayLike
 from lazygraph.tensor.dimshuffle import DimShuffle
 from lazygraph.tensor.shape import normalize_axis
@@ -61,12 +66,13 @@ __all__ = [
 
 
 def shape(a: ArrayLike) -> tuple[Any, ...]:
-    """The shape of ``a`` (``numpy.shape``): ints where known when the graph is built.
+    """The shape of ``a`` (``numpy.shape``): ints, as ``Array.shape`` gives them (a
+    size that depends on the data is computed).
 
     >>> shape([[1, 2, 3]])
     (1, 3)
     """
-    return wrap(as_tensor(a)).shape
+    return (a if isinstance(a, Array) else wrap(as_tensor(a))).shape
 
 
 def ndim(a: ArrayLike) -> int:
@@ -84,10 +90,10 @@ def size(a: ArrayLike, axis: int | None = None) -> Any:
     >>> size([[1, 2, 3]]), size([[1, 2, 3]], 1)
     (3, 3)
     """
-    arr = wrap(as_tensor(a))
+    arr = a if isinstance(a, Array) else wrap(as_tensor(a))
     if axis is None:
         return arr.size
-    return arr.shape[int(axis)]
+    return arr.shape[normalize_axis(axis, arr.ndim, "size")]
 
 
 def reshape(
@@ -108,7 +114,7 @@ def reshape(
         raise ValueError(f"reshape: order must be 'C', 'F' or 'A' (got {order!r})")
     if order == "A":
         order = "F" if _is_fortran(a) else "C"
-    return wrap(lt.reshape(as_variable(a), shape, order=order))
+    return wrap(lt.reshape(as_variable(a), shape_argument(shape), order=order))
 
 
 def shuffled(a: Any, out: lt.TensorVariable) -> Array:
@@ -254,7 +260,7 @@ def broadcast_to(array: ArrayLike, shape: Any, subok: bool = False) -> Array:
            [1, 2],
            [1, 2]])
     """
-    return wrap(lt.broadcast_to(as_variable(array), shape))
+    return wrap(lt.broadcast_to(as_variable(array), shape_argument(shape)))
 
 
 def broadcast_arrays(*args: ArrayLike, subok: bool = False) -> tuple[Array, ...]:
@@ -409,8 +415,25 @@ def repeat(a: ArrayLike, repeats: Any, axis: int | None = None) -> Array:
     """
     if isinstance(repeats, list | tuple):
         repeats = np.asarray(repeats, dtype=np.int64 if len(repeats) == 0 else None)
-    reps = repeats if isinstance(repeats, int) else as_variable(repeats)
+    reps = _count(repeats)
+    if not isinstance(reps, int):
+        reps = as_variable(repeats)
     return wrap(lt.repeat(as_variable(a), reps, axis))
+
+
+def _count(n: Any) -> Any:
+    """A 0-d count (``repeat``'s, ``tile``'s) as numpy reads it: an int for an
+    integer or bool scalar, or a 0-d array of one (a lazy one computed, as
+    numpy code has its value); anything else as it is."""
+    if isinstance(n, Array):
+        if n.ndim != 0 or n.dtype.kind not in "biu" or not computable(n._var):
+            return n
+        n = n._value()
+    if isinstance(n, (bool, np.bool_)):
+        return int(n)
+    if isinstance(n, np.ndarray) and n.ndim == 0 and n.dtype.kind in "biu":
+        return int(n)
+    return operator.index(n) if isinstance(n, (int, np.integer)) else n
 
 
 def tile(A: ArrayLike, reps: Any) -> Array:
@@ -420,6 +443,12 @@ def tile(A: ArrayLike, reps: Any) -> Array:
     array([[1, 2, 1, 2],
            [1, 2, 1, 2]])
     """
+    if isinstance(reps, (Array, np.ndarray)) and reps.ndim == 1:
+        reps = shape_argument(reps) if reps.dtype.kind in "iu" else reps
+    elif isinstance(reps, Sequence) and not isinstance(reps, str):
+        reps = tuple(_count(r) for r in reps)
+    else:
+        reps = _count(reps)
     return wrap(lt.tile(as_variable(A), reps))
 
 

@@ -144,6 +144,11 @@ def call(func: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, Any]
     limit = config.eager_max_elements
     if limit <= 0:
         return MISS
+    out_at = _OUT_AT.get(func)
+    if out_at is None:
+        out_at = _OUT_AT[func] = _out_position(func)
+    if kwargs.get("out") is not None or (0 <= out_at < len(args) and args[out_at] is not None):
+        return MISS  # a call that writes into out= is run, not replayed
     raw: list[np.ndarray] = []
     views = _VIEWS_OK.get(func)
     if views is None:
@@ -183,6 +188,21 @@ def call(func: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, Any]
     return out
 
 
+#: function -> the position of its ``out`` parameter (-1: none, or keyword-only)
+_OUT_AT: dict[Any, int] = {}
+
+
+def _out_position(func: Callable[..., Any]) -> int:
+    try:
+        params = list(inspect.signature(func).parameters.values())
+    except (TypeError, ValueError):
+        return -1
+    for i, p in enumerate(params):
+        if p.name == "out" and p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD):
+            return i
+    return -1
+
+
 #: function -> whether its result never depends on an operand's memory layout
 _VIEWS_OK: dict[Any, bool] = {}
 
@@ -216,6 +236,8 @@ def _describe(obj: Any, raw: list[np.ndarray], views: bool) -> Any:
         if obj._base is None:
             obj._known = value  # (the next call reads it from the array)
         return var.type
+    if t is slice:  # (a slice is hashable from Python 3.12 only: its parts are)
+        return (t, tuple(_describe(p, raw, views) for p in (obj.start, obj.stop, obj.step)))
     if t in _STATIC:
         return (t, obj)
     if t is tuple or t is list:

@@ -16,7 +16,7 @@ from typing import Any
 import lazygraph.tensor as lt
 from lazygraph.numpy._array import Array
 from lazygraph.numpy._convert import as_variable, wrap
-from lazygraph.numpy._ufunc import ArrayLike, reject_out
+from lazygraph.numpy._ufunc import ArrayLike, accepts_out
 
 __all__ = [
     "argmax",
@@ -33,6 +33,7 @@ __all__ = [
 _NO_VALUE: Any = object()
 
 
+@accepts_out(casting="equiv")
 def argmax(
     a: ArrayLike, axis: int | None = None, out: None = None, *, keepdims: bool = False
 ) -> Array:
@@ -42,10 +43,10 @@ def argmax(
     >>> argmax([3.0, 7.0, 7.0]).compute()
     array(1)
     """
-    reject_out("argmax", out)
     return wrap(lt.argmax(as_variable(a), axis=axis, keepdims=keepdims))
 
 
+@accepts_out(casting="equiv")
 def argmin(
     a: ArrayLike, axis: int | None = None, out: None = None, *, keepdims: bool = False
 ) -> Array:
@@ -54,7 +55,6 @@ def argmin(
     >>> argmin([[3, 1], [0, 4]], axis=0).compute()
     array([1, 0])
     """
-    reject_out("argmin", out)
     return wrap(lt.argmin(as_variable(a), axis=axis, keepdims=keepdims))
 
 

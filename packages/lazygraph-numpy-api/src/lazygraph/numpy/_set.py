@@ -1,10 +1,10 @@
-"""Set functions: numpy's ``unique`` (with its ``return_*`` flags and
-``equal_nan``), the array API's ``unique_all``/``unique_counts``/
+"""Set functions: numpy's ``unique`` (with its ``return_*`` flags,
+``equal_nan`` and ``axis``), the array API's ``unique_all``/``unique_counts``/
 ``unique_inverse``/``unique_values``, ``isin``, and numpy's set operations on
-1-d arrays ``union1d``, ``intersect1d`` and ``setdiff1d``.
+1-d arrays ``union1d``, ``intersect1d``, ``setdiff1d`` and ``setxor1d``.
 
-The number of unique values is known only when computed, so results have an
-unknown size until then.
+The number of unique values is known only when computed: ``shape`` computes it
+when asked for.
 
 >>> values, counts = unique([3, 1, 3, 3], return_counts=True)
 >>> values.compute(), counts.compute()
@@ -27,6 +27,7 @@ __all__ = [
     "intersect1d",
     "isin",
     "setdiff1d",
+    "setxor1d",
     "union1d",
     "unique",
     "unique_all",
@@ -116,18 +117,39 @@ def unique(
     """The sorted unique values of the flattened ``ar`` and, as asked, the index
     of each one's first occurrence, the inverse indices (shaped like ``ar``) and
     the counts (``numpy.unique``). With ``equal_nan`` (the default) all NaNs count
-    as one value. ``axis`` other than None is supported for 1-d input only.
+    as one value. With ``axis``, the unique slices along that axis, in
+    lexicographic order (numpy's: NaNs last, a slice holding a NaN unlike any
+    other), the indices and counts of those slices, and a 1-d inverse.
 
     >>> values, inverse = unique([[3, 1], [3, 3]], return_inverse=True)
     >>> values.compute(), inverse.compute()
     (array([1, 3]), array([[1, 0],
            [1, 1]]))
+    >>> rows, counts = unique([[1, 2], [0, 5], [1, 2]], axis=0, return_counts=True)
+    >>> rows.compute(), counts.compute()
+    (array([[0, 5],
+           [1, 2]]), array([1, 2]))
     """
     x = lt.as_tensor_variable(as_variable(ar))
     if axis is not None:
-        normalize_axis(axis, x.ndim, "unique")  # numpy's AxisError first
-        if x.ndim != 1:
-            raise UnsupportedArgumentsError("unique: axis= is supported for 1-d arrays only")
+        axis = normalize_axis(axis, x.ndim, "unique")  # numpy's AxisError first
+    if axis is not None and x.ndim > 1:
+        values, index, inverse, counts = _unique_along(x, axis)
+    else:
+        values, index, inverse, counts = _unique_flat(x, equal_nan)
+    results = [wrap(values)]
+    if return_index:
+        results.append(wrap(index))
+    if return_inverse:
+        results.append(wrap(inverse))
+    if return_counts:
+        results.append(wrap(counts))
+    return results[0] if len(results) == 1 else tuple(results)
+
+
+def _unique_flat(x: Any, equal_nan: bool) -> tuple[Any, Any, Any, Any]:
+    """numpy's ``unique`` of the flattened ``x``: values, first indices, inverse
+    (shaped like ``x``) and counts."""
     values, index, inverse, counts = lt.unique_all(x)
     if equal_nan and np.dtype(x.dtype).kind in "fc":
         # NaNs sort last and are distinct: keep the first, give it every NaN's
@@ -142,14 +164,83 @@ def unique(
         index = lt.getitem(index, keep)
         counts = lt.getitem(counts, keep)
         inverse = lt.minimum(inverse, n_numbers)
-    results = [wrap(values)]
-    if return_index:
-        results.append(wrap(index))
-    if return_inverse:
-        results.append(wrap(inverse))
-    if return_counts:
-        results.append(wrap(counts))
-    return results[0] if len(results) == 1 else tuple(results)
+    return values, index, inverse, counts
+
+
+def _unique_along(x: Any, axis: int) -> tuple[Any, Any, Any, Any]:
+    """numpy's ``unique(x, axis=axis)`` for an n-d ``x``: the slices along
+    ``axis`` compared as rows of their elements (numpy's structured view), in
+    lexicographic order, each element compared as numpy's sort compares it
+    (NaNs last and equal to each other; ``-0.0 == 0.0``), but a row holding a
+    NaN equal to no other row (numpy's ``!=``). Each row becomes one integer
+    key of the same order: the dense rank of each element in its column, then
+    pairs of rank columns merged into ranks of the pairs until one column is
+    left; ``unique_all`` of the keys gives the rest."""
+    moved = lt.moveaxis(x, axis, 0) if axis else x
+    sizes = tuple(moved.type.shape[1:])
+    if None in sizes:  # a size that depends on the data: numpy code has it
+        sizes = tuple(wrap(moved).shape[1:])
+        if None in sizes:
+            raise UnsupportedArgumentsError(
+                "unique: axis= needs the sizes of the other axes, which are known only "
+                "when the function being traced runs"
+            )
+    m = int(np.prod(sizes, dtype=np.int64))
+    n = lt.shape_tuple(moved)[0]
+    rows = lt.reshape(moved, [n, m])
+    kind = np.dtype(x.dtype).kind
+    if kind == "c":
+        re, im = lt.real(rows), lt.imag(rows)
+        # numpy's complex order: no NaN part, then NaN imaginary, NaN real, both
+        nan_class = lt.add(
+            lt.multiply(lt.cast(lt.isnan(re), "int64"), 2), lt.cast(lt.isnan(im), "int64")
+        )
+        parts = [_dense_ranks(nan_class), _dense_ranks(re), _dense_ranks(im)]
+        ranks = lt.reshape(lt.stack(parts, axis=2), [n, 3 * m])
+        width = 3 * m
+    else:
+        ranks = _dense_ranks(lt.cast(rows, "uint8") if kind == "b" else rows)
+        width = m
+    size = lt.maximum(n, 1)
+    while width > 1:  # merge pairs of columns, most significant first
+        if width % 2:
+            ranks = lt.concatenate([ranks, lt.zeros([n, 1], dtype="int64")], axis=1)
+            width += 1
+        pairs = lt.add(
+            lt.multiply(lt.getitem(ranks, (slice(None), slice(0, None, 2))), size),
+            lt.getitem(ranks, (slice(None), slice(1, None, 2))),
+        )
+        ranks = _dense_ranks(pairs)
+        width //= 2
+    key = lt.getitem(ranks, (slice(None), 0)) if width else lt.zeros([n], dtype="int64")
+    if kind in "fc":
+        # a row holding a NaN is a value of its own, after the equal-comparing
+        # rows before it (numpy's stable sort: in the order of the rows)
+        has_nan = lt.any(lt.isnan(rows), axis=1)
+        after = lt.where(has_nan, lt.add(lt.arange(n, dtype="int64"), 1), 0)
+        key = lt.add(lt.multiply(key, lt.add(n, 1)), after)
+    _, index, inverse, counts = lt.unique_all(key)
+    return lt.take(x, index, axis=axis), index, inverse, counts
+
+
+def _dense_ranks(columns: Any) -> Any:
+    """The rank of each element of the 2-d ``columns`` among the distinct values
+    of its column (0 for the smallest), as int64: numpy's sort order, NaNs last
+    and equal to each other."""
+    order = lt.argsort(columns, axis=0, stable=True)
+    ordered = lt.take_along_axis(columns, order, axis=0)
+    later, earlier = ordered[1:], ordered[:-1]
+    step = lt.not_equal(later, earlier)
+    if np.dtype(columns.dtype).kind == "f":
+        step = lt.logical_and(
+            step, lt.logical_not(lt.logical_and(lt.isnan(later), lt.isnan(earlier)))
+        )
+    width = lt.shape_tuple(columns)[1]
+    ranked = lt.concatenate(
+        [lt.zeros([1, width], dtype="int64"), lt.cumsum(lt.cast(step, "int64"), axis=0)], axis=0
+    )
+    # back to the rows' own order: the position of each row in the sort
+    return lt.take_along_axis(ranked, lt.argsort(order, axis=0, stable=True), axis=0)
 
 
 def isin(
@@ -218,3 +309,24 @@ def setdiff1d(ar1: ArrayLike, ar2: ArrayLike, assume_unique: bool = False) -> Ar
     values = unique(wrap(_set_operand(ar1)))
     mask = isin(values, wrap(_set_operand(ar2)), invert=True)
     return wrap(lt.getitem(values._var, mask._var))
+
+
+def setxor1d(ar1: ArrayLike, ar2: ArrayLike, assume_unique: bool = False) -> Array:
+    """The sorted values in exactly one of the arrays (``numpy.setxor1d``): the
+    unique values of each (``assume_unique``: the arrays as they are, flattened)
+    sorted together, keeping those equal to neither neighbour.
+
+    >>> setxor1d([1, 2, 3, 2], [2, 3, 5]).compute()
+    array([1, 5])
+    """
+    first, second = _set_operand(ar1), _set_operand(ar2)
+    if not assume_unique:
+        first, second = unique(wrap(first))._var, unique(wrap(second))._var
+    ordered = lt.sort(lt.concatenate([first, second]))
+    step = lt.not_equal(ordered[1:], ordered[:-1])
+    edge = lt.ones([1], dtype="bool")
+    flag = lt.concatenate([edge, step, edge])  # numpy's flag: the ends count as unequal
+    keep = lt.logical_and(flag[1:], flag[:-1])
+    n = lt.shape_tuple(ordered)[0]
+    # (one flag too many when there is nothing: numpy returns the empty array)
+    return wrap(lt.getitem(ordered, lt.getitem(keep, slice(0, n))))

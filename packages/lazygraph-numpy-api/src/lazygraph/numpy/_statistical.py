@@ -7,7 +7,8 @@ histograms in :mod:`lazygraph.numpy._statistical_histogram`.
 
 ``axis`` may be an int, a tuple or None; out-of-range axes raise numpy's
 ``AxisError`` naming the function. ``keepdims``, ``dtype``, ``initial`` work as
-in numpy; ``out=`` and ``where=`` raise (lazy arrays are values, not buffers).
+in numpy; so do ``where=`` (the elements it leaves out take no part) and
+``out=`` (the result is written into it).
 
 >>> x = [[1.0, 2.0], [3.0, 5.0]]
 >>> sum(x, axis=0).compute(), mean(x, keepdims=True).shape
@@ -23,7 +24,7 @@ import numpy as np
 from lazygraph.numpy._array import Array
 from lazygraph.numpy._convert import as_axis, as_tensor, as_variable, wrap
 from lazygraph.numpy._errors import UnsupportedArgumentsError
-from lazygraph.numpy._ufunc import ArrayLike, DTypeLike, reject_out
+from lazygraph.numpy._ufunc import ArrayLike, DTypeLike, accepts_out
 from lazygraph.tensor.shape import normalize_axes
 
 __all__ = [
@@ -49,14 +50,25 @@ __all__ = [
 _NO_VALUE: Any = object()
 
 
-def _check(name: str, out: Any, where: Any) -> None:
-    reject_out(name, out)
-    if where is not _NO_VALUE and where is not True:
-        raise UnsupportedArgumentsError(
-            f"{name}: where= is not supported by lazygraph; reduce where(mask, x, identity) instead"
-        )
+def _masked(a: ArrayLike, where: Any, fill: Any) -> Any:
+    """``a`` with ``fill`` where ``where`` is False (numpy's ``where=`` of a
+    reduction: those elements take no part), broadcast to their joint shape."""
+    x = as_tensor(a)
+    if where is _NO_VALUE or where is True:
+        return x
+    mask = as_tensor(where)
+    if mask.dtype != "bool":
+        raise TypeError(f"where= must be a boolean array (got dtype('{mask.dtype}'))")
+    return lt.where(mask, x, lt.cast(lt.as_tensor_variable(fill), x.dtype))
 
 
+def _count(x: Any, where: Any, axis: Any, keepdims: bool) -> Any:
+    """How many elements of ``x`` take part in a reduction over ``axis``."""
+    mask = lt.broadcast_to(as_tensor(where), lt.shape_tuple(x))
+    return lt.sum(lt.cast(mask, "int64"), axis=axis, keepdims=keepdims)
+
+
+@accepts_out()
 def sum(
     a: ArrayLike,
     axis: Any = None,
@@ -72,13 +84,13 @@ def sum(
     >>> sum([[1, 2], [3, 4]], axis=1).compute()
     array([3, 7])
     """
-    _check("sum", out, where)
-    result = lt.sum(as_variable(a), axis=as_axis(axis), dtype=dtype, keepdims=keepdims)
+    result = lt.sum(_masked(a, where, 0), axis=as_axis(axis), dtype=dtype, keepdims=keepdims)
     if initial is not _NO_VALUE:
         result = lt.cast(lt.add(result, initial), result.dtype)
     return wrap(result)
 
 
+@accepts_out()
 def prod(
     a: ArrayLike,
     axis: Any = None,
@@ -94,8 +106,7 @@ def prod(
     >>> prod([[1, 2], [3, 4]]).compute()
     array(24)
     """
-    _check("prod", out, where)
-    result = lt.prod(as_variable(a), axis=as_axis(axis), dtype=dtype, keepdims=keepdims)
+    result = lt.prod(_masked(a, where, 1), axis=as_axis(axis), dtype=dtype, keepdims=keepdims)
     if initial is not _NO_VALUE:
         result = lt.cast(lt.multiply(result, initial), result.dtype)
     return wrap(result)
@@ -104,8 +115,15 @@ def prod(
 def _extremum(
     name: str, a: ArrayLike, axis: Any, out: Any, keepdims: bool, initial: Any, where: Any
 ) -> Array:
-    _check(name, out, where)
     fn = lt.max if name in ("max", "amax") else lt.min
+    if where is not _NO_VALUE and where is not True:
+        if initial is _NO_VALUE:
+            ufunc = "maximum" if fn is lt.max else "minimum"
+            raise ValueError(
+                f"reduction operation '{ufunc}' does not have an identity, so to use a "
+                "where mask one has to specify 'initial'"
+            )
+        a = _masked(a, where, initial)
     x = as_tensor(a)
     if initial is _NO_VALUE:
         return wrap(fn(x, axis=as_axis(axis), keepdims=keepdims))
@@ -129,6 +147,7 @@ def _extremum(
     return wrap(result)
 
 
+@accepts_out()
 def max(
     a: ArrayLike,
     axis: Any = None,
@@ -148,6 +167,7 @@ def max(
     return _extremum("max", a, axis, out, keepdims, initial, where)
 
 
+@accepts_out()
 def min(
     a: ArrayLike,
     axis: Any = None,
@@ -168,19 +188,20 @@ amax = max
 amin = min
 
 
+@accepts_out(casting="same_kind")
 def ptp(a: ArrayLike, axis: Any = None, out: None = None, keepdims: bool = False) -> Array:
     """The range ``max - min`` over ``axis`` (``numpy.ptp``).
 
     >>> ptp([[1, 5], [3, 4]], axis=1).compute()
     array([4, 1])
     """
-    reject_out("ptp", out)
     x = as_tensor(a)
     hi = lt.max(x, axis=as_axis(axis), keepdims=keepdims)
     lo = lt.min(x, axis=as_axis(axis), keepdims=keepdims)
     return wrap(lt.subtract(hi, lo))
 
 
+@accepts_out()
 def mean(
     a: ArrayLike,
     axis: Any = None,
@@ -196,10 +217,44 @@ def mean(
     >>> mean([[1, 2], [3, 5]], axis=0).compute()
     array([2. , 3.5])
     """
-    _check("mean", out, where)
-    return wrap(lt.mean(as_variable(a), axis=as_axis(axis), dtype=dtype, keepdims=keepdims))
+    if where is _NO_VALUE or where is True:
+        return wrap(lt.mean(as_variable(a), axis=as_axis(axis), dtype=dtype, keepdims=keepdims))
+    return wrap(_masked_mean(a, where, axis, dtype, keepdims))
 
 
+def _masked_mean(a: ArrayLike, where: Any, axis: Any, dtype: Any, keepdims: bool) -> Any:
+    """The mean over the elements ``where`` selects (NaN where it selects none)."""
+    x = as_tensor(a)
+    if dtype is None:
+        dtype = "float64" if np.dtype(x.dtype).kind in "biu" else x.dtype
+    total = lt.sum(lt.cast(_masked(x, where, 0), dtype), axis=as_axis(axis), keepdims=keepdims)
+    count = _count(x, where, as_axis(axis), keepdims)
+    return lt.cast(lt.true_divide(total, lt.cast(count, dtype)), dtype)
+
+
+def _masked_var(
+    a: ArrayLike, where: Any, axis: Any, dtype: Any, keepdims: bool, c: float, centre: Any
+) -> Any:
+    """The variance over the elements ``where`` selects (all when it is True),
+    ``c`` the correction, about ``centre`` (the mean unless given)."""
+    x = as_tensor(a)
+    if where is _NO_VALUE:
+        where = True
+    if dtype is None:
+        dtype = "float64" if np.dtype(x.dtype).kind in "biu" else x.dtype
+    x = lt.cast(x, dtype)
+    given = centre is not _NO_VALUE
+    centre = as_tensor(centre) if given else _masked_mean(x, where, axis, dtype, True)
+    d = lt.subtract(x, centre)
+    sq = lt.real(lt.multiply(d, lt.conj(d))) if np.dtype(dtype).kind == "c" else lt.multiply(d, d)
+    total = lt.sum(_masked(sq, where, 0), axis=as_axis(axis), keepdims=keepdims)
+    count = _count(x, where, as_axis(axis), keepdims)
+    real = np.dtype(dtype).type(0).real.dtype.name
+    divisor = lt.cast(lt.subtract(lt.cast(count, "float64"), c), real)
+    return lt.cast(lt.true_divide(total, divisor), real)
+
+
+@accepts_out()
 def var(
     a: ArrayLike,
     axis: Any = None,
@@ -218,17 +273,17 @@ def var(
     >>> var([1.0, 2.0, 3.0, 4.0]).compute()
     array(1.25)
     """
-    _check("var", out, where)
-    if mean is not _NO_VALUE:
-        raise UnsupportedArgumentsError("var: mean= is not supported by lazygraph")
     if correction is not None and ddof != 0:
         raise ValueError("var: ddof and correction can't be provided simultaneously.")
     c = correction if correction is not None else ddof
+    if (where is not _NO_VALUE and where is not True) or mean is not _NO_VALUE:
+        return wrap(_masked_var(a, where, axis, dtype, keepdims, c, mean))
     return wrap(
         lt.var(as_variable(a), axis=as_axis(axis), dtype=dtype, keepdims=keepdims, correction=c)
     )
 
 
+@accepts_out(casting="same_kind")
 def std(
     a: ArrayLike,
     axis: Any = None,
@@ -247,12 +302,11 @@ def std(
     >>> std([1.0, 3.0], ddof=1).compute()
     array(1.41421356)
     """
-    _check("std", out, where)
-    if mean is not _NO_VALUE:
-        raise UnsupportedArgumentsError("std: mean= is not supported by lazygraph")
     if correction is not None and ddof != 0:
         raise ValueError("std: ddof and correction can't be provided simultaneously.")
     c = correction if correction is not None else ddof
+    if (where is not _NO_VALUE and where is not True) or mean is not _NO_VALUE:
+        return wrap(lt.sqrt(_masked_var(a, where, axis, dtype, keepdims, c, mean)))
     return wrap(
         lt.std(as_variable(a), axis=as_axis(axis), dtype=dtype, keepdims=keepdims, correction=c)
     )
@@ -307,6 +361,7 @@ def average(
     return wrap(result)
 
 
+@accepts_out()
 def cumsum(
     a: ArrayLike, axis: int | None = None, dtype: DTypeLike = None, out: None = None
 ) -> Array:
@@ -315,10 +370,10 @@ def cumsum(
     >>> cumsum([[1, 2], [3, 4]]).compute()
     array([ 1,  3,  6, 10])
     """
-    reject_out("cumsum", out)
     return wrap(lt.cumsum(as_variable(a), axis=axis, dtype=dtype))
 
 
+@accepts_out()
 def cumprod(
     a: ArrayLike, axis: int | None = None, dtype: DTypeLike = None, out: None = None
 ) -> Array:
@@ -328,10 +383,10 @@ def cumprod(
     >>> cumprod([1, 2, 3]).compute()
     array([1, 2, 6])
     """
-    reject_out("cumprod", out)
     return wrap(lt.cumprod(as_variable(a), axis=axis, dtype=dtype))
 
 
+@accepts_out()
 def cumulative_sum(
     x: ArrayLike,
     /,
@@ -347,12 +402,12 @@ def cumulative_sum(
     >>> cumulative_sum([1, 2, 3], include_initial=True).compute()
     array([0, 1, 3, 6])
     """
-    reject_out("cumulative_sum", out)
     return wrap(
         lt.cumulative_sum(as_variable(x), axis=axis, dtype=dtype, include_initial=include_initial)
     )
 
 
+@accepts_out()
 def cumulative_prod(
     x: ArrayLike,
     /,
@@ -368,7 +423,6 @@ def cumulative_prod(
     >>> cumulative_prod([1, 2, 3]).compute()
     array([1, 2, 6])
     """
-    reject_out("cumulative_prod", out)
     return wrap(
         lt.cumulative_prod(as_variable(x), axis=axis, dtype=dtype, include_initial=include_initial)
     )

@@ -1,5 +1,5 @@
 """Histograms and binning: ``histogram``, ``histogram_bin_edges``,
-``bincount`` and ``digitize``.
+``histogram2d``, ``histogramdd``, ``bincount`` and ``digitize``.
 
 ``histogram`` places each value with ``searchsorted`` on the bin edges
 (``linspace`` of the data's range for a bin count, as numpy does) and counts
@@ -14,6 +14,7 @@ array([1, 2, 0, 1])
 
 from __future__ import annotations
 
+import builtins
 import operator
 from typing import Any
 
@@ -25,7 +26,14 @@ from lazygraph.numpy._errors import UnsupportedArgumentsError
 from lazygraph.numpy._ufunc import ArrayLike
 from lazygraph.tensor.variable import TensorVariable, constant
 
-__all__ = ["bincount", "digitize", "histogram", "histogram_bin_edges"]
+__all__ = [
+    "bincount",
+    "digitize",
+    "histogram",
+    "histogram2d",
+    "histogram_bin_edges",
+    "histogramdd",
+]
 
 _ESTIMATORS = ("auto", "fd", "doane", "scott", "stone", "rice", "sturges", "sqrt")
 
@@ -242,3 +250,190 @@ def digitize(x: ArrayLike, bins: Any, right: bool = False) -> Array:
         n = lt.shape_tuple(b)[0]
         return wrap(lt.subtract(n, lt.searchsorted(lt.flip(b), xv, side=side)))
     return wrap(lt.searchsorted(b, xv, side=side))
+
+
+# -- histogram2d / histogramdd ------------------------------------------------------
+
+
+def _sample_columns(sample: Any) -> tuple[TensorVariable, Any]:
+    """numpy's reading of a histogramdd sample: an (N, D) array, or else (a 1-d
+    array, a sequence of D 1-d arrays) ``atleast_2d(sample).T``; with its value
+    when known (for numpy's errors)."""
+    from lazygraph.numpy._convert import asarray
+
+    s = asarray(sample)._var
+    value = known_value(s)
+    if hasattr(sample, "shape") and s.ndim == 2:
+        return s, value
+    if s.ndim > 2:
+        raise ValueError(f"too many values to unpack (expected 2, got {s.ndim})")
+    while s.ndim < 2:
+        s = lt.expand_dims(s, 0)
+    return lt.transpose(s), None if value is None else np.atleast_2d(value).T
+
+
+def _outer_edges(column: TensorVariable, value: Any, range: Any) -> tuple[Any, Any]:
+    """The outer edges of one dimension (numpy's _get_outer_edges): ``range``, or
+    the column's min..max (in the graph; known data checked for numpy's errors),
+    widened by 0.5 each side when that is one value. Numbers, or 0-d tensors."""
+    if range is not None:
+        first, last = range
+        if first > last:
+            raise ValueError("max must be larger than min in range parameter.")
+        if not (np.isfinite(first) and np.isfinite(last)):
+            raise ValueError(f"supplied range of [{first}, {last}] is not finite")
+        if first == last:
+            first, last = first - 0.5, last + 0.5
+        return first, last
+    if column.type.shape[0] == 0:
+        return 0, 1
+    if value is not None:
+        lo_value, hi_value = value.min(), value.max()
+        if not (np.isfinite(lo_value) and np.isfinite(hi_value)):
+            raise ValueError(f"autodetected range of [{lo_value}, {hi_value}] is not finite")
+    kind = np.dtype(column.dtype).kind
+    if kind == "c":
+        raise TypeError("histogramdd: complex input is not supported (numpy: no ordering)")
+    lo, hi = lt.min(column), lt.max(column)
+    if kind != "f":
+        lo, hi = lt.cast(lo, "float64"), lt.cast(hi, "float64")
+    same = lt.equal(lo, hi)
+    return lt.where(same, lt.subtract(lo, 0.5), lo), lt.where(same, lt.add(hi, 0.5), hi)
+
+
+def _edges_dd(column: TensorVariable, value: Any, bins: Any, range: Any, i: int) -> TensorVariable:
+    if np.ndim(bins) == 0:
+        if bins < 1:
+            raise ValueError(f"`bins[{i}]` must be positive, when an integer")
+        first, last = _outer_edges(column, value, range)
+        try:
+            count = operator.index(bins)
+        except TypeError as exc:
+            raise TypeError(f"`bins[{i}]` must be an integer, when a scalar") from exc
+        if isinstance(first, TensorVariable):
+            return lt.linspace(first, last, count + 1)
+        return constant(np.linspace(first, last, count + 1))
+    if np.ndim(bins) != 1:
+        raise ValueError(f"`bins[{i}]` must be a scalar or 1d array")
+    edges = as_tensor(bins)
+    value = known_value(edges)
+    if value is not None and np.any(value[:-1] > value[1:]):
+        raise ValueError(f"`bins[{i}]` must be monotonically increasing, when an array")
+    if edges.type.shape[0] is None:
+        raise UnsupportedArgumentsError("histogramdd: the number of bin edges must be known")
+    return edges
+
+
+def histogramdd(
+    sample: Any,
+    bins: Any = 10,
+    range: Any = None,
+    density: bool | None = None,
+    weights: ArrayLike = None,
+) -> tuple[Array, list[Array]]:
+    """The D-dimensional histogram of ``sample`` (N points of D coordinates: an
+    (N, D) array or a sequence of D 1-d arrays) and its edges per dimension
+    (``numpy.histogramdd``). ``bins`` is one bin count for every dimension, or
+    one count or edge array per dimension; ``range`` one ``(min, max)`` (or
+    None) per dimension. The last bin of each dimension includes its right
+    edge. Counts are float64 (numpy's); ``weights`` weigh each point,
+    ``density`` divides by the total and the bin volumes.
+
+    >>> import numpy as np
+    >>> hist, edges = histogramdd(np.array([[0.0, 0.0], [1.0, 1.0], [1.0, 0.0]]), bins=2)
+    >>> hist.compute()
+    array([[1., 0.],
+           [1., 1.]])
+    >>> [e.compute() for e in edges]
+    [array([0. , 0.5, 1. ]), array([0. , 0.5, 1. ])]
+    """
+    s, value = _sample_columns(sample)
+    n_points, dims = lt.shape_tuple(s)
+    if not isinstance(n_points, int) or not isinstance(dims, int):
+        raise UnsupportedArgumentsError("histogramdd: the sample's shape must be known")
+    try:
+        if len(bins) != dims:
+            raise ValueError(
+                "The dimension of bins must be equal to the dimension of the sample x."
+            )
+    except TypeError:
+        bins = dims * [bins]
+    if range is None:
+        range = (None,) * dims
+    elif len(range) != dims:
+        raise ValueError("range argument must have one entry per dimension")
+    columns = [lt.getitem(s, (slice(None), i)) for i in builtins.range(dims)]
+    edges = [
+        _edges_dd(columns[i], None if value is None else value[:, i], bins[i], range[i], i)
+        for i in builtins.range(dims)
+    ]
+    sizes = [lt.shape_tuple(e)[0] + 1 for e in edges]  # an outlier bin at each end
+    flat_index: Any = None
+    for column, edge, size in zip(columns, edges, sizes, strict=True):
+        index = lt.searchsorted(edge, column, side="right")
+        # a point on the last edge belongs to the last bin, not the outliers
+        on_edge = lt.cast(lt.equal(column, lt.getitem(edge, -1)), index.dtype)
+        index = lt.subtract(index, on_edge)
+        flat_index = index if flat_index is None else lt.add(lt.multiply(flat_index, size), index)
+    total = int(np.prod(sizes))
+    if weights is None:
+        amounts: Any = lt.ones((), dtype="int64")
+        accumulate = "int64"
+    else:
+        w = as_tensor(weights)
+        if np.dtype(w.dtype).kind == "c":
+            raise TypeError("Cannot cast array data from dtype('complex128') to dtype('float64')")
+        if w.type.shape != (n_points,):
+            raise ValueError("The weights and list don't have the same length.")
+        amounts, accumulate = lt.cast(w, "float64"), "float64"
+    if n_points == 0:
+        counts = lt.zeros((total,), dtype=accumulate)
+    else:
+        counts = lt.inc_subtensor(
+            lt.getitem(lt.zeros((total,), dtype=accumulate), flat_index), amounts
+        )
+    hist = lt.cast(lt.reshape(counts, sizes), "float64")
+    hist = lt.getitem(hist, (slice(1, -1),) * dims)
+    if density:
+        whole = lt.sum(hist)
+        for i, edge in enumerate(edges):
+            shape = [1] * dims
+            shape[i] = sizes[i] - 2
+            widths = lt.subtract(
+                lt.getitem(edge, slice(1, None)), lt.getitem(edge, slice(None, -1))
+            )
+            hist = lt.true_divide(hist, lt.reshape(widths, shape))
+        hist = lt.true_divide(hist, whole)
+    return wrap(hist), [wrap(e) for e in edges]
+
+
+def histogram2d(
+    x: ArrayLike,
+    y: ArrayLike,
+    bins: Any = 10,
+    range: Any = None,
+    density: bool | None = None,
+    weights: ArrayLike = None,
+) -> tuple[Array, Array, Array]:
+    """The 2-d histogram of the points ``(x[i], y[i])`` and its edges along x and
+    y (``numpy.histogram2d``; ``bins``: one count or edge array for both, or a
+    pair of them; see :func:`histogramdd`).
+
+    >>> hist, xedges, yedges = histogram2d([0.0, 1.0, 1.0], [0.0, 1.0, 0.0], bins=2)
+    >>> hist.compute()
+    array([[1., 0.],
+           [1., 1.]])
+    """
+    if len(x) != len(y):
+        raise ValueError("x and y must have the same length.")
+    try:
+        n = len(bins)
+    except TypeError:
+        n = 1
+    if n not in {1, 2}:
+        from lazygraph.numpy._convert import asarray
+
+        both = asarray(bins)
+        bins = [both, both]
+    hist, edges = histogramdd([x, y], bins, range, density, weights)
+    return hist, edges[0], edges[1]

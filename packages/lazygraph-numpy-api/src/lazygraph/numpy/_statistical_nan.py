@@ -1,6 +1,8 @@
 """Statistics that ignore NaNs (numpy's ``nan*`` functions): ``nansum``,
-``nanprod``, ``nanmean``, ``nanvar``, ``nanstd``, ``nanmax``/``nanmin``, and
-the running ``nancumsum``/``nancumprod``.
+``nanprod``, ``nanmean``, ``nanvar``, ``nanstd``, ``nanmax``/``nanmin``,
+``nanargmax``/``nanargmin``, the order statistics ``nanmedian``,
+``nanquantile`` and ``nanpercentile``, and the running
+``nancumsum``/``nancumprod``.
 
 >>> nanmax([1.0, float("nan"), 3.0]).compute()
 array(3.)
@@ -8,28 +10,38 @@ array(3.)
 
 from __future__ import annotations
 
+import warnings
 from typing import Any
 
 import lazygraph.tensor as lt
 import numpy as np
+from lazygraph.numpy import _replay
 from lazygraph.numpy._array import Array
-from lazygraph.numpy._convert import as_axis, as_tensor, nan_replaced, wrap
-from lazygraph.numpy._ufunc import ArrayLike, DTypeLike, reject_out
+from lazygraph.numpy._convert import as_axis, as_tensor, known_value, nan_replaced, wrap
+from lazygraph.numpy._errors import UnsupportedArgumentsError
+from lazygraph.numpy._ufunc import ArrayLike, DTypeLike, accepts_out
 from lazygraph.tensor.shape import normalize_axes
+from lazygraph.tensor.variable import TensorVariable
 
 __all__ = [
+    "nanargmax",
+    "nanargmin",
     "nancumprod",
     "nancumsum",
     "nanmax",
     "nanmean",
+    "nanmedian",
     "nanmin",
+    "nanpercentile",
     "nanprod",
+    "nanquantile",
     "nanstd",
     "nansum",
     "nanvar",
 ]
 
 
+@accepts_out()
 def nansum(
     a: ArrayLike,
     axis: Any = None,
@@ -42,12 +54,12 @@ def nansum(
     >>> nansum([1.0, float("nan"), 2.0]).compute()
     array(3.)
     """
-    reject_out("nansum", out)
     x = as_tensor(a)
     x = nan_replaced(x, 0)
     return wrap(lt.sum(x, axis=as_axis(axis), dtype=dtype, keepdims=keepdims))
 
 
+@accepts_out()
 def nanmean(
     a: ArrayLike,
     axis: Any = None,
@@ -60,7 +72,6 @@ def nanmean(
     >>> nanmean([1.0, float("nan"), 2.0]).compute()
     array(1.5)
     """
-    reject_out("nanmean", out)
     x = as_tensor(a)
     if np.dtype(x.dtype).kind not in "fc":
         return wrap(lt.mean(x, axis=as_axis(axis), dtype=dtype, keepdims=keepdims))
@@ -76,7 +87,6 @@ def nanmean(
 
 
 def _nan_extremum(name: str, a: ArrayLike, axis: Any, out: Any, keepdims: bool) -> Array:
-    reject_out(name, out)
     x = as_tensor(a)
     fn = lt.max if name == "nanmax" else lt.min
     if np.dtype(x.dtype).kind != "f":
@@ -89,6 +99,7 @@ def _nan_extremum(name: str, a: ArrayLike, axis: Any, out: Any, keepdims: bool) 
     return wrap(lt.where(all_nan, lt.full((), np.nan, dtype=x.dtype), result))
 
 
+@accepts_out()
 def nanmax(a: ArrayLike, axis: Any = None, out: None = None, keepdims: bool = False) -> Array:
     """The largest element over ``axis`` ignoring NaNs; NaN for an all-NaN slice
     (``numpy.nanmax``).
@@ -99,6 +110,7 @@ def nanmax(a: ArrayLike, axis: Any = None, out: None = None, keepdims: bool = Fa
     return _nan_extremum("nanmax", a, axis, out, keepdims)
 
 
+@accepts_out()
 def nanmin(a: ArrayLike, axis: Any = None, out: None = None, keepdims: bool = False) -> Array:
     """The smallest element over ``axis`` ignoring NaNs (``numpy.nanmin``).
 
@@ -108,6 +120,7 @@ def nanmin(a: ArrayLike, axis: Any = None, out: None = None, keepdims: bool = Fa
     return _nan_extremum("nanmin", a, axis, out, keepdims)
 
 
+@accepts_out()
 def nanprod(
     a: ArrayLike,
     axis: Any = None,
@@ -120,7 +133,6 @@ def nanprod(
     >>> nanprod([2.0, float("nan"), 3.0]).compute()
     array(6.)
     """
-    reject_out("nanprod", out)
     x = as_tensor(a)
     x = nan_replaced(x, 1)
     return wrap(lt.prod(x, axis=as_axis(axis), dtype=dtype, keepdims=keepdims))
@@ -150,6 +162,7 @@ def _nanvar(name: str, a: ArrayLike, axis: Any, dtype: Any, ddof: float, keepdim
     return result
 
 
+@accepts_out()
 def nanvar(
     a: ArrayLike,
     axis: Any = None,
@@ -164,10 +177,10 @@ def nanvar(
     >>> nanvar([1.0, float("nan"), 3.0]).compute()
     array(1.)
     """
-    reject_out("nanvar", out)
     return wrap(_nanvar("nanvar", a, axis, dtype, ddof, keepdims))
 
 
+@accepts_out()
 def nanstd(
     a: ArrayLike,
     axis: Any = None,
@@ -181,7 +194,6 @@ def nanstd(
     >>> nanstd([1.0, float("nan"), 3.0]).compute()
     array(1.)
     """
-    reject_out("nanstd", out)
     return wrap(lt.sqrt(_nanvar("nanstd", a, axis, dtype, ddof, keepdims)))
 
 
@@ -205,3 +217,305 @@ def nancumprod(a: ArrayLike, axis: int | None = None, dtype: Any = None) -> Arra
     x = as_tensor(a)
     x = nan_replaced(x, 1)
     return wrap(lt.cumprod(x, axis=axis, dtype=dtype))
+
+
+# -- nanargmax / nanargmin ----------------------------------------------------------
+
+
+def _all_nan_anywhere(x: TensorVariable, axis: Any) -> bool:
+    """Whether some slice along ``axis`` is all NaN: from the value when known,
+    else by computing that one reduction (numpy raises for it; lazygraph has
+    no op that raises when computed)."""
+    value = known_value(x)
+    if value is not None:
+        return bool(np.any(np.all(np.isnan(value), axis=axis)))
+    return bool(wrap(lt.any(lt.all(lt.isnan(x), axis=as_axis(axis)))))
+
+
+def _nan_arg(name: str, a: ArrayLike, axis: Any, keepdims: bool) -> Array:
+    from lazygraph.numpy._searching import argmax, argmin
+
+    x = as_tensor(a)
+    if np.dtype(x.dtype).kind in "fc":
+        sizes = lt.shape_tuple(x)
+        empty = any(s == 0 for s in sizes)
+        if not empty and _all_nan_anywhere(x, axis):
+            raise ValueError("All-NaN slice encountered")
+        fill = -np.inf if name == "nanargmax" else np.inf
+        x = lt.where(lt.isnan(x), lt.full((), fill, dtype=x.dtype), x)
+    find = argmax if name == "nanargmax" else argmin
+    return find(wrap(x), axis=axis, keepdims=keepdims)
+
+
+@accepts_out(casting="equiv")
+def nanargmax(
+    a: ArrayLike, axis: int | None = None, out: None = None, *, keepdims: bool = False
+) -> Array:
+    """The index of the largest element along ``axis``, ignoring NaNs
+    (``numpy.nanargmax``). An all-NaN slice is numpy's ValueError: lazygraph
+    has no op that raises when computed, so for data known only when computed
+    that check (one reduction) is computed when the graph is built.
+
+    >>> nanargmax([[float("nan"), 4.0], [2.0, 3.0]], axis=1).compute()
+    array([1, 1])
+    """
+    return _nan_arg("nanargmax", a, axis, keepdims)
+
+
+@accepts_out(casting="equiv")
+def nanargmin(
+    a: ArrayLike, axis: int | None = None, out: None = None, *, keepdims: bool = False
+) -> Array:
+    """The index of the smallest element along ``axis``, ignoring NaNs
+    (``numpy.nanargmin``; an all-NaN slice is a ValueError, see :func:`nanargmax`).
+
+    >>> nanargmin([2.0, float("nan"), 1.0]).compute()
+    array(2)
+    """
+    return _nan_arg("nanargmin", a, axis, keepdims)
+
+
+# -- nanmedian / nanquantile / nanpercentile ---------------------------------------
+
+#: numpy's quantile methods (lazygraph computes 'linear', as its quantile does)
+_METHODS = (
+    "inverted_cdf",
+    "averaged_inverted_cdf",
+    "closest_observation",
+    "interpolated_inverted_cdf",
+    "hazen",
+    "weibull",
+    "linear",
+    "median_unbiased",
+    "normal_unbiased",
+    "lower",
+    "higher",
+    "midpoint",
+    "nearest",
+)
+
+
+class _Sorted:
+    """``x``'s reduced axes flattened into a last axis and sorted (NaNs last),
+    with each slice's count of values that are not NaN."""
+
+    def __init__(self, name: str, x: TensorVariable, axis: Any) -> None:
+        self.axes = normalize_axes(as_axis(axis), x.ndim, name)
+        self.kept = [i for i in range(x.ndim) if i not in self.axes]
+        sizes = lt.shape_tuple(x)
+        n = 1
+        for i in self.axes:
+            if not isinstance(sizes[i], int):
+                raise ValueError(f"{name}: the sizes of the reduced axes must be known")
+            n *= sizes[i]
+        self.n = n
+        self.kept_shape = [sizes[i] for i in self.kept]
+        flat = lt.reshape(lt.transpose(x, self.kept + list(self.axes)), [*self.kept_shape, n])
+        self.ordered = lt.sort(flat, axis=-1)
+        self.count = lt.sum(lt.logical_not(lt.isnan(flat)), axis=-1, dtype="int64")
+        self.value = known_value(x)
+
+    def at(self, index: TensorVariable) -> TensorVariable:
+        """The sorted values at ``index`` (``[kept..., k]``, clipped into range)."""
+        return lt.take_along_axis(self.ordered, lt.clip(index, 0, self.n - 1), axis=-1)
+
+    def warn_all_nan(self) -> None:
+        """numpy's RuntimeWarning for all-NaN slices, when the data is known now
+        (data known only when computed gives NaN without a warning)."""
+        if self.value is None:
+            return
+        axes = self.axes if self.axes else None
+        if self.value.size and np.any(np.all(np.isnan(self.value), axis=axes)):
+            from lazygraph.numpy._interop import _user_stacklevel
+
+            warnings.warn(
+                "All-NaN slice encountered", RuntimeWarning, stacklevel=_user_stacklevel()
+            )
+
+    def finish(self, result: TensorVariable, lead: int, keepdims: bool) -> TensorVariable:
+        """``result`` (``[kept..., *lead axes]``) with the lead axes first and the
+        reduced axes kept as ones if asked."""
+        start = len(self.kept)
+        if lead and start and len(self.axes) != 1 and lead > 1:
+            # numpy merges several reduced axes into a last one and then moves the
+            # axes at [-1, 0, 1, ...] to the front (not q's axes, past the first)
+            source = [start + lead - 1, *range(lead - 1)]
+            result = lt.moveaxis(result, source, list(range(lead)))
+        elif lead:
+            result = lt.moveaxis(result, list(range(start, start + lead)), list(range(lead)))
+        if keepdims and self.axes:
+            result = lt.expand_dims(result, tuple(lead + i for i in self.axes))
+        return result
+
+
+@accepts_out()
+def nanmedian(
+    a: ArrayLike,
+    axis: Any = None,
+    out: None = None,
+    overwrite_input: bool = False,
+    keepdims: bool = False,
+) -> Array:
+    """The median over ``axis`` ignoring NaNs; NaN for an all-NaN slice, with
+    numpy's RuntimeWarning when the data is known (``numpy.nanmedian``). Each
+    slice is sorted with its NaNs last and its middle values picked by its count
+    of numbers, in the graph. The sizes of the reduced axes must be known.
+
+    >>> nanmedian([[1.0, float("nan"), 3.0], [4.0, 2.0, 8.0]], axis=1).compute()
+    array([2., 4.])
+    """
+    x = as_tensor(a)
+    if 0 in lt.shape_tuple(x):
+        return nanmean(wrap(x), axis, keepdims=keepdims)
+    if np.dtype(x.dtype).kind not in "fc":
+        from lazygraph.numpy._statistical_order import median
+
+        return median(wrap(x), axis, keepdims=keepdims)
+    s = _Sorted("nanmedian", x, axis)
+    s.warn_all_nan()
+    count = lt.expand_dims(s.count, -1)
+    low = lt.getitem(s.at(lt.floor_divide(lt.subtract(count, 1), 2)), (Ellipsis, 0))
+    high = lt.getitem(s.at(lt.floor_divide(count, 2)), (Ellipsis, 0))
+    result = lt.true_divide(lt.add(low, high), 2)
+    if not s.kept or s.n >= 600:
+        # numpy's median of one slice averages one middle value for an odd count;
+        # its masked-array path (several slices, shorter than 600) averages it twice
+        result = lt.where(lt.equal(lt.remainder(s.count, 2), 1), low, result)
+    result = lt.where(lt.equal(s.count, 0), lt.full((), np.nan, dtype=x.dtype), result)
+    return wrap(s.finish(result, 0, keepdims))
+
+
+def _nan_quantile(
+    name: str,
+    a: ArrayLike,
+    q: np.ndarray,
+    weak: bool,
+    axis: Any,
+    method: str,
+    keepdims: bool,
+    weights: Any,
+) -> Array:
+    x = as_tensor(a)
+    dt = np.dtype(x.dtype)
+    if dt.kind == "c":
+        raise TypeError("a must be an array of real numbers")
+    if weights is not None and method != "inverted_cdf":
+        raise ValueError(f"Only method 'inverted_cdf' supports weights. Got: {method}.")
+    if 0 in lt.shape_tuple(x):
+        return nanmean(wrap(x), axis, keepdims=keepdims)  # numpy's: q is not looked at
+    if method not in _METHODS:
+        raise ValueError(f"{method!r} is not a valid method. Use one of: {_METHODS}")
+    if method != "linear" or weights is not None:
+        raise UnsupportedArgumentsError(f"{name}: only method='linear' is supported by lazygraph")
+    s = _Sorted(name, x, axis)
+    s.warn_all_nan()
+    count = lt.expand_dims(s.count, -1)  # [kept..., 1], against the flattened q
+    qs = q.reshape(-1)
+    if q.dtype.kind in "biu":
+        # numpy takes the values at (count - 1) * q directly (q is 0 or 1)
+        result = s.at(lt.multiply(lt.subtract(count, 1), lt.constant(qs.astype(np.int64))))
+    else:
+        result = _lerp_at(s, count, qs, weak)
+    if dt.kind == "f" and np.dtype(result.dtype) != dt and _first_slice_all_nan(s):
+        result = lt.cast(result, dt)  # numpy's dtype there is that all-NaN slice's (a's)
+    result = lt.where(lt.greater(count, 0), result, lt.full((), np.nan, dtype=result.dtype))
+    result = lt.reshape(result, [*s.kept_shape, *q.shape])
+    return wrap(s.finish(result, q.ndim, keepdims))
+
+
+def _lerp_at(s: _Sorted, count: TensorVariable, qs: np.ndarray, weak: bool) -> TensorVariable:
+    """numpy's linear method on each slice's numbers, operation by operation:
+    the virtual index ``(count - 1) * q`` in q's dtype, its neighbours (the last
+    value, at the top), and the lerp from the nearer end."""
+    top = lt.subtract(count, 1)
+    virtual = lt.multiply(lt.cast(top, qs.dtype), lt.constant(qs))
+    below = lt.floor(virtual)
+    at_top = lt.greater_equal(virtual, lt.cast(top, qs.dtype))
+    previous = lt.where(at_top, top, lt.cast(below, "int64"))
+    following = lt.where(at_top, top, lt.add(lt.cast(below, "int64"), 1))
+    # numpy subtracts the index it uses, -1 (the last) at the top: gamma is then > 1
+    gamma = lt.subtract(virtual, lt.cast(lt.where(at_top, -1, previous), qs.dtype))
+    a, b = s.at(previous), s.at(following)
+    data = np.dtype(a.dtype)
+    target = np.result_type(data, 0.5 if weak else qs.dtype)
+    diff = lt.cast(lt.subtract(b, a), target)
+    t = lt.cast(gamma, target)
+    # a weak (Python float) gamma: numpy computes 1 - gamma in Python, then casts
+    rest = lt.cast(lt.subtract(1, gamma), target)
+    up = lt.add(lt.cast(a, target), lt.multiply(diff, t))
+    down = lt.subtract(lt.cast(b, target), lt.multiply(diff, rest))
+    return lt.where(lt.greater_equal(gamma, 0.5), down, up)
+
+
+def _first_slice_all_nan(s: _Sorted) -> bool:
+    """Whether the first slice numpy computes is all NaN (its result's dtype is
+    then ``a``'s, where the others would promote with ``q``'s): known, or computed."""
+    first = lt.getitem(s.count, (0,) * len(s.kept)) if s.kept else s.count
+    value = known_value(wrap(first)._var)
+    if value is None:
+        value = wrap(first).compute()
+    return int(value) == 0
+
+
+def _check_quantiles(q: Any, scale: float, name: str) -> tuple[np.ndarray, bool]:
+    weak = type(q) in (int, float)
+    qs = np.asanyarray(q)
+    if scale != 1:
+        qs = np.true_divide(qs, scale)
+    if not np.all((qs >= 0) & (qs <= 1)):
+        kind = "Percentiles" if name == "nanpercentile" else "Quantiles"
+        high = 100 if name == "nanpercentile" else 1
+        raise ValueError(f"{kind} must be in the range [0, {high}]")
+    return qs, weak
+
+
+@accepts_out()
+def nanquantile(
+    a: ArrayLike,
+    q: Any,
+    axis: Any = None,
+    out: None = None,
+    overwrite_input: bool = False,
+    method: str = "linear",
+    keepdims: bool = False,
+    *,
+    weights: Any = None,
+) -> Array:
+    """The ``q``-th quantiles over ``axis`` ignoring NaNs (``numpy.nanquantile``,
+    linear method, as :func:`quantile`; NaN for an all-NaN slice). ``q`` in
+    [0, 1] must be known when the graph is built; the result's leading axes are
+    ``q``'s.
+
+    >>> nanquantile([1.0, float("nan"), 2.0, 3.0, 4.0], [0.25, 0.5]).compute()
+    array([1.75, 2.5 ])
+    """
+    qs, weak = _check_quantiles(q, 1, "nanquantile")
+    return _nan_quantile("nanquantile", a, qs, weak, axis, method, keepdims, weights)
+
+
+@accepts_out()
+def nanpercentile(
+    a: ArrayLike,
+    q: Any,
+    axis: Any = None,
+    out: None = None,
+    overwrite_input: bool = False,
+    method: str = "linear",
+    keepdims: bool = False,
+    *,
+    weights: Any = None,
+) -> Array:
+    """The ``q``-th percentiles over ``axis`` ignoring NaNs
+    (``numpy.nanpercentile``; ``q`` in [0, 100]).
+
+    >>> nanpercentile([[1.0, float("nan"), 3.0], [5.0, 7.0, 9.0]], 50, axis=1).compute()
+    array([2., 7.])
+    """
+    qs, weak = _check_quantiles(q, 100, "nanpercentile")
+    return _nan_quantile("nanpercentile", a, qs, weak, axis, method, keepdims, weights)
+
+
+# These check known values (numpy's errors and all-NaN warnings): their calls on
+# known arrays run, rather than replay a plan recorded on stand-in inputs that
+# have no values to check (lazygraph.numpy._replay).
+_replay._NOT_REPLAYED.update((nanargmax, nanargmin, nanmedian, nanpercentile, nanquantile))

@@ -1,6 +1,6 @@
-"""Order statistics: ``median``, ``quantile`` and ``percentile`` (numpy's
-default linear method). They sort along the reduced axes, whose sizes must be
-known when the graph is built.
+"""Order statistics: ``median``, ``quantile`` and ``percentile`` (all of numpy's
+``method`` values). They sort along the reduced axes; a size the data decides
+(after a boolean mask) is computed first, as numpy code reading it would.
 
 >>> median([3.0, 1.0, 2.0]).compute()
 array(2.)
@@ -14,13 +14,24 @@ import lazygraph.tensor as lt
 import numpy as np
 from lazygraph.numpy._array import Array
 from lazygraph.numpy._convert import as_axis, as_tensor, wrap
-from lazygraph.numpy._errors import UnsupportedArgumentsError
-from lazygraph.numpy._ufunc import ArrayLike, reject_out
+from lazygraph.numpy._ufunc import ArrayLike, accepts_out
 from lazygraph.tensor.shape import normalize_axes
 
 __all__ = ["median", "percentile", "quantile"]
 
 
+def _sized(a: ArrayLike) -> Any:
+    """``a`` as a tensor whose sizes are all known: a size the data decides (a
+    boolean mask's result) is computed, as numpy code reading it would."""
+    x = as_tensor(a)
+    if None in x.type.shape and isinstance(a, Array):
+        shape = a.shape  # (concrete: computes the count where it must)
+        if None not in shape:
+            x = lt.specify_shape(x, shape)
+    return x
+
+
+@accepts_out()
 def median(
     a: ArrayLike,
     axis: Any = None,
@@ -35,8 +46,7 @@ def median(
     >>> median([[1.0, 7.0, 3.0], [4.0, 2.0, 6.0]], axis=1).compute()
     array([3., 4.])
     """
-    reject_out("median", out)
-    x = as_tensor(a)
+    x = _sized(a)
     axes = normalize_axes(as_axis(axis), x.ndim, "median")
     kept = [i for i in range(x.ndim) if i not in axes]
     sizes = lt.shape_tuple(x)
@@ -64,14 +74,84 @@ def median(
     return wrap(result)
 
 
+#: (alpha, beta) of the Hyndman & Fan continuous methods numpy names
+_ALPHA_BETA = {
+    "interpolated_inverted_cdf": (0.0, 1.0),
+    "hazen": (0.5, 0.5),
+    "weibull": (0.0, 0.0),
+    "median_unbiased": (1 / 3.0, 1 / 3.0),
+    "normal_unbiased": (3 / 8.0, 3 / 8.0),
+}
+_METHODS = (
+    "inverted_cdf",
+    "averaged_inverted_cdf",
+    "closest_observation",
+    *_ALPHA_BETA,
+    "linear",
+    "lower",
+    "higher",
+    "midpoint",
+    "nearest",
+)
+
+
+def _boundary(index: np.ndarray, take_previous: Any) -> np.ndarray:
+    """numpy's discrete rule: the order statistic below ``index`` where
+    ``take_previous(gamma, index)``, else the one above (clipped at 0)."""
+    index = np.asarray(index)
+    previous = np.floor(index)
+    gamma = index - previous
+    res = np.array(np.where(take_previous(gamma, index), previous, previous + 1)).astype(np.intp)
+    res[res < 0] = 0
+    return res  # type: ignore[no-any-return]
+
+
+def _positions(name: str, method: str, n: int, q: np.ndarray) -> tuple[Any, Any, Any]:
+    """Where each quantile ``q`` lies among ``n`` sorted values, as numpy
+    computes it for ``method``: ``(index, None, None)`` for the methods that pick
+    one order statistic, else ``(previous, next, gamma)`` for the interpolation
+    between two (the same arithmetic as numpy's, so the same rounding)."""
+    if method == "inverted_cdf":
+        return _boundary(n * q - 1, lambda g, _: g == 0), None, None
+    if method == "closest_observation":
+        odd = lambda g, i: (g == 0) & (np.floor(i) % 2 == 1)  # noqa: E731
+        return _boundary(n * q - 1 - 0.5, odd), None, None
+    if method in ("lower", "higher", "nearest"):
+        pick = {"lower": np.floor, "higher": np.ceil, "nearest": np.around}[method]
+        return np.asarray(pick((n - 1) * q)).astype(np.intp), None, None
+    if method == "linear":
+        virtual = (n - 1) * q
+    elif method == "averaged_inverted_cdf":
+        virtual = n * q - 1
+    elif method == "midpoint":
+        virtual = 0.5 * (np.floor((n - 1) * q) + np.ceil((n - 1) * q))
+    elif method in _ALPHA_BETA:
+        alpha, beta = _ALPHA_BETA[method]
+        virtual = n * q + (alpha + q * (1 - alpha - beta)) - 1
+    else:
+        raise ValueError(f"{name}: {method!r} is not a valid method. Use one of: {_METHODS}")
+    virtual = np.asarray(virtual)
+    previous = np.array(np.floor(virtual))
+    following = np.array(previous + 1)
+    above, below = virtual >= n - 1, virtual < 0
+    previous[above] = following[above] = -1
+    previous[below] = following[below] = 0
+    gamma = np.asarray(virtual - previous)
+    if method == "averaged_inverted_cdf":
+        gamma = np.where(gamma == 0, 0.5, 1.0)
+    elif method == "midpoint":
+        gamma = np.where(virtual % 1 == 0, 0.0, 0.5)
+    return previous.astype(np.intp), following.astype(np.intp), gamma.astype(virtual.dtype)
+
+
 def _quantile(
     name: str, a: ArrayLike, q: np.ndarray, weak: bool, axis: Any, method: str, keepdims: bool
 ) -> Array:
-    if method != "linear":
-        raise UnsupportedArgumentsError(f"{name}: only method='linear' is supported by lazygraph")
-    x = as_tensor(a)
+    x = _sized(a)
     if np.dtype(x.dtype).kind == "c":
         raise TypeError(f"{name}: a must be an array of real numbers")
+    if method not in _METHODS:
+        raise ValueError(f"{name}: {method!r} is not a valid method. Use one of: {_METHODS}")
     axes = normalize_axes(as_axis(axis), x.ndim, name)
     kept = [i for i in range(x.ndim) if i not in axes]
     sizes = lt.shape_tuple(x)
@@ -81,36 +161,41 @@ def _quantile(
             raise ValueError(f"{name}: the sizes of the reduced axes must be known")
         n *= sizes[i]
     flat = lt.reshape(lt.transpose(x, kept + list(axes)), [*(sizes[i] for i in kept), n])
-    # The result dtype: ``a``'s promoted with ``q``'s, a Python scalar ``q`` weak.
-    dtype = lt.result_type(flat, q.item() if weak else q.dtype)
+    picks = method in ("inverted_cdf", "closest_observation", "lower", "higher", "nearest")
+    # The result dtype: ``a``'s promoted with ``q``'s, a Python scalar ``q`` weak
+    # (``a``'s own where one order statistic is picked).
+    dtype = flat.dtype if picks else lt.result_type(flat, q.item() if weak else q.dtype)
     if n == 0:
         # numpy indexes the empty sorted axis: always for inexact data (its NaN
         # check reads the last element), only for a non-empty q otherwise.
         if q.size or np.dtype(x.dtype).kind in "fc":
             raise IndexError(f"{name}: index -1 is out of bounds for axis 0 with size 0")
         shape = [*(sizes[i] for i in kept), *q.shape]
-        result = lt.zeros(shape, dtype=lt.result_type(dtype, 0.5))
+        result = lt.zeros(shape, dtype=dtype if picks else lt.result_type(dtype, 0.5))
         result = lt.moveaxis(result, list(range(len(kept), result.ndim)), list(range(q.ndim)))
         if keepdims:
             result = lt.expand_dims(result, tuple(q.ndim + i for i in axes))
         return wrap(result)
-    ordered = lt.sort(lt.cast(flat, dtype), axis=-1)
-    virtual = q.astype(np.float64) * (n - 1)
-    lo = np.floor(virtual).astype(np.int64)
-    hi = np.minimum(lo + 1, n - 1)
-    t = (virtual - lo).astype(dtype)
-    below = lt.take(ordered, lo.reshape(-1), axis=-1)
-    above = lt.take(ordered, hi.reshape(-1), axis=-1)
-    t_flat = t.reshape(-1)
-    diff = lt.subtract(above, below)
-    # numpy's lerp: from the nearer end, so t = 1 gives ``above`` exactly.
-    result = lt.where(
-        t_flat >= 0.5,
-        lt.subtract(above, lt.multiply(diff, 1 - t_flat)),
-        lt.add(below, lt.multiply(diff, t_flat)),
-    )
-    last = lt.getitem(ordered, (Ellipsis, slice(n - 1, n)))
-    result = lt.where(lt.isnan(last), last, result)  # a NaN anywhere gives NaN
+    previous, following, gamma = _positions(name, method, n, q.astype(np.float64))
+    ordered = lt.sort(flat, axis=-1)
+    if picks:
+        result = lt.take(ordered, np.asarray(previous).reshape(-1) % n, axis=-1)
+    else:
+        below = lt.take(ordered, previous.reshape(-1) % n, axis=-1)
+        above = lt.take(ordered, following.reshape(-1) % n, axis=-1)
+        t_flat = gamma.astype(dtype).reshape(-1)
+        # as numpy: the difference in ``a``'s dtype, the interpolation in the result's
+        diff = lt.cast(lt.subtract(above, below), dtype)
+        below, above = lt.cast(below, dtype), lt.cast(above, dtype)
+        # numpy's lerp: from the nearer end, so t = 1 gives ``above`` exactly.
+        result = lt.where(
+            t_flat >= 0.5,
+            lt.subtract(above, lt.multiply(diff, 1 - t_flat)),
+            lt.add(below, lt.multiply(diff, t_flat)),
+        )
+    if np.dtype(dtype).kind in "fc":
+        last = lt.getitem(ordered, (Ellipsis, slice(n - 1, n)))
+        result = lt.where(lt.isnan(last), last, result)  # a NaN anywhere gives NaN
     result = lt.reshape(result, [*(sizes[i] for i in kept), *q.shape])
     result = lt.moveaxis(result, list(range(len(kept), result.ndim)), list(range(q.ndim)))
     if keepdims:
@@ -118,6 +203,7 @@ def _quantile(
     return wrap(result)
 
 
+@accepts_out()
 def quantile(
     a: ArrayLike,
     q: Any,
@@ -127,14 +213,13 @@ def quantile(
     method: str = "linear",
     keepdims: bool = False,
 ) -> Array:
-    """The ``q``-th quantiles over ``axis`` (``numpy.quantile``, linear method;
-    ``q`` in [0, 1] must be known when the graph is built, the result's leading
-    axes are ``q``'s).
+    """The ``q``-th quantiles over ``axis`` (``numpy.quantile``, with any of
+    numpy's ``method`` values; ``q`` in [0, 1] must be known when the graph is
+    built, the result's leading axes are ``q``'s).
 
     >>> quantile([1.0, 2.0, 3.0, 4.0], [0.25, 0.5]).compute()
     array([1.75, 2.5 ])
     """
-    reject_out("quantile", out)
     qs = np.asanyarray(q)
     if not np.all((qs >= 0) & (qs <= 1)):
         raise ValueError("Quantiles must be in the range [0, 1]")
@@ -142,6 +227,7 @@ def quantile(
     return _quantile("quantile", a, qs, weak, axis, method, keepdims)
 
 
+@accepts_out()
 def percentile(
     a: ArrayLike,
     q: Any,
@@ -157,7 +243,6 @@ def percentile(
     >>> percentile([[1.0, 3.0], [5.0, 7.0]], 50, axis=1).compute()
     array([2., 6.])
     """
-    reject_out("percentile", out)
     qs = np.asanyarray(q)
     if not np.all((qs >= 0) & (qs <= 100)):
         raise ValueError("Percentiles must be in the range [0, 100]")

@@ -9,8 +9,10 @@ dtype('float32')
 
 from __future__ import annotations
 
+import functools
+import inspect
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Any, TypeVar
 
 import lazygraph.tensor as lt
 import numpy as np
@@ -21,6 +23,8 @@ from lazygraph.numpy._errors import UnsupportedArgumentsError
 from lazygraph.tensor.dtypes import is_weak_scalar
 
 __all__: list[str] = []
+
+F = TypeVar("F", bound=Callable[..., Any])
 
 #: What namespace functions accept: an Array, numpy data, a list or a Python scalar.
 ArrayLike = Any
@@ -85,6 +89,10 @@ def apply_ufunc(
         result = elementwise(fn, args)  # known small operands: computed at once
         if result is not None:
             return result
+    if out is not None or "where" in kwargs:
+        where = kwargs.pop("where", True)
+        result = apply_ufunc(name, fn, args, None, kwargs)
+        return write_out(name, result, out, where, kwargs.get("casting", "same_kind"))
     dtype = ufunc_dtype(name, out, kwargs)
     variables = [as_variable(a) for a in args]
     if dtype is None:
@@ -108,3 +116,119 @@ def apply_ufunc(
             f"No loop matching the specified signature and casting was found for ufunc {name}"
         )
     return wrap(result)
+
+
+def single_out(name: str, out: Any) -> Any:
+    """``out=`` as one array: numpy takes ``out=arr`` or ``out=(arr,)``."""
+    if isinstance(out, tuple):
+        if len(out) != 1:
+            raise ValueError(
+                f"{name}: The 'out' tuple must have exactly one entry per ufunc output"
+            )
+        out = out[0]
+    if out is not None and not isinstance(out, (Array, np.ndarray)):
+        raise TypeError(f"{name}: return arrays must be of ArrayType")
+    return out
+
+
+def write_out(
+    name: str,
+    result: Array,
+    out: Any,
+    where: Any = True,
+    casting: str = "same_kind",
+    kind: str = "ufunc",
+) -> Any:
+    """``result`` written into ``out`` as numpy's ``out=`` / ``where=`` do, and
+    ``out`` returned (``result`` itself when there is no ``out``).
+
+    A lazy ``out`` is rebound (``out[...] = result``), a numpy ``out`` written
+    in place; either way the result broadcasts to ``out``'s shape, never the
+    other way, and casts to its dtype under ``casting`` (numpy's errors
+    otherwise). ``where=`` keeps ``out``'s old elements where it is False (a
+    fresh result has zeros there; numpy leaves them uninitialised).
+    ``kind="ufunc"`` words the casting error as numpy's ufuncs do.
+
+    >>> import numpy
+    >>> buf = numpy.zeros(3)
+    >>> write_out("add", wrap(lt.as_tensor_variable([1.0, 2.0, 3.0])), buf, [True, False, True])
+    array([1., 0., 3.])
+    """
+    out = single_out(name, out)
+    if out is None:
+        if where is not True:
+            fill = lt.zeros_like(result._var)
+            result = wrap(lt.where(as_variable(where), result._var, fill))
+        return result
+    got, dtype = result.dtype, np.dtype(out.dtype)
+    if got != dtype and not np.can_cast(got, dtype, casting):
+        if kind == "ufunc":
+            raise TypeError(
+                f"Cannot cast ufunc {name!r} output from {got!r} to {dtype!r} "
+                f"with casting rule {casting!r}"
+            )
+        raise TypeError(
+            f"Cannot cast array data from {got!r} to {dtype!r} according to the rule {casting!r}"
+        )
+    shape, out_shape = tuple(result.shape), tuple(out.shape)
+    try:
+        joint = np.broadcast_shapes(shape, out_shape)
+    except ValueError:
+        joint = None
+    if joint != out_shape:
+        raise ValueError(
+            f"{name}: non-broadcastable output operand with shape {out_shape} doesn't "
+            f"match the broadcast shape {joint if joint is not None else shape}"
+        )
+    if got != dtype:
+        result = result.astype(dtype)
+    if where is not True:
+        result = wrap(lt.where(as_variable(where), result._var, as_variable(out)))
+    if isinstance(out, Array):
+        out[...] = result
+    else:
+        np.copyto(out, np.asarray(result), casting="unsafe")
+    return out
+
+
+def accepts_out(kind: str = "array", casting: str = "unsafe") -> Callable[[F], F]:
+    """Give a namespace function numpy's ``out=`` (keyword or positional): the
+    function computes its result as usual, which is then written into ``out``
+    (:func:`write_out`) and ``out`` returned. Reductions and the other
+    non-ufunc functions cast into ``out`` unsafely, as numpy's do.
+
+    >>> import numpy
+    >>> @accepts_out()
+    ... def double(x, out=None):
+    ...     return wrap(lt.multiply(as_variable(x), 2))
+    >>> buf = numpy.zeros(2)
+    >>> double([1, 2], out=buf) is buf, buf
+    (True, array([2., 4.]))
+    """
+
+    def decorate(func: F) -> F:
+        params = list(inspect.signature(func).parameters.values())
+        positional = (inspect.Parameter.POSITIONAL_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD)
+        at = 1 << 30  # a keyword-only ``out`` (after ``*operands``): never positional
+        for i, p in enumerate(params):
+            if p.kind not in positional:
+                break
+            if p.name == "out":
+                at = i
+        name = func.__name__
+
+        @functools.wraps(func)
+        def with_out(*args: Any, **kwargs: Any) -> Any:
+            if len(args) > at:
+                out = args[at]
+                if out is not None:
+                    args = (*args[:at], None, *args[at + 1 :])
+            else:
+                out = kwargs.pop("out", None)
+            if out is None:
+                return func(*args, **kwargs)
+            return write_out(name, func(*args, **kwargs), out, casting=casting, kind=kind)
+
+        return with_out  # type: ignore[return-value]
+
+    return decorate

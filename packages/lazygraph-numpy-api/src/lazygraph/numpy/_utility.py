@@ -15,8 +15,7 @@ import lazygraph.tensor as lt
 import numpy as np
 from lazygraph.numpy._array import Array
 from lazygraph.numpy._convert import as_axis, as_variable, wrap
-from lazygraph.numpy._errors import UnsupportedArgumentsError
-from lazygraph.numpy._ufunc import ArrayLike, reject_out
+from lazygraph.numpy._ufunc import ArrayLike, accepts_out
 from lazygraph.tensor.shape import normalize_axis
 
 __all__ = [
@@ -65,11 +64,7 @@ def isscalar(element: Any) -> bool:
 _NO_VALUE: Any = object()
 
 
-def _check_where(name: str, where: Any) -> None:
-    if where is not _NO_VALUE and where is not True:
-        raise UnsupportedArgumentsError(f"{name}: where= is not supported by lazygraph")
-
-
+@accepts_out()
 def all(
     a: ArrayLike,
     axis: Any = None,
@@ -83,11 +78,13 @@ def all(
     >>> all([[True, False], [True, True]], axis=1).compute()
     array([False,  True])
     """
-    reject_out("all", out)
-    _check_where("all", where)
-    return wrap(lt.all(as_variable(a), axis=as_axis(axis), keepdims=keepdims))
+    x = as_variable(a)
+    if where is not _NO_VALUE and where is not True:
+        x = lt.where(as_variable(where), lt.cast(x, "bool"), True)
+    return wrap(lt.all(x, axis=as_axis(axis), keepdims=keepdims))
 
 
+@accepts_out()
 def any(
     a: ArrayLike,
     axis: Any = None,
@@ -101,9 +98,10 @@ def any(
     >>> any([[True, False], [False, False]], axis=1).compute()
     array([ True, False])
     """
-    reject_out("any", out)
-    _check_where("any", where)
-    return wrap(lt.any(as_variable(a), axis=as_axis(axis), keepdims=keepdims))
+    x = as_variable(a)
+    if where is not _NO_VALUE and where is not True:
+        x = lt.where(as_variable(where), lt.cast(x, "bool"), False)
+    return wrap(lt.any(x, axis=as_axis(axis), keepdims=keepdims))
 
 
 def diff(

@@ -200,7 +200,7 @@ def strides_model(arr: Array) -> np.ndarray | None:
     while node._base is not None:
         chain.append(node._view)  # type: ignore[arg-type]
         node = node._base
-    shape = node.shape
+    shape = node._static_shape  # (a model of the layout: never computes a size)
     if None in shape:
         return None
     fake = np.lib.stride_tricks.as_strided(
@@ -324,23 +324,65 @@ def keep_type(new: TensorVariable, old: TensorType) -> TensorVariable:
     return new
 
 
-def inplace_result(arr: Array, result: Any, ufunc: str) -> TensorVariable:
+def inplace_result(arr: Array, result: Any, ufunc: str, other: Any = None) -> TensorVariable:
     """The value ``arr`` takes after ``arr <op>= other`` gave ``result``: numpy's
-    same-kind casting back to ``arr``'s dtype and no broadcasting of ``arr``."""
+    same-kind casting back to ``arr``'s dtype and no broadcasting of ``arr``
+    (``other`` None: a unary operation, which keeps the shape)."""
     var = _unwrap(result)
     out_dtype, dtype = var.type.numpy_dtype, arr.dtype
     if out_dtype != dtype:
         _check_same_kind(ufunc, out_dtype, dtype)
         var = lt.cast(var, dtype.name)
-    shape, got = arr.shape, var.type.shape
+    shape, got = arr._static_shape, var.type.shape  # (known when the graph is built)
     if len(got) != len(shape) or any(
         a is not None and b is not None and a != b for a, b in zip(shape, got, strict=False)
     ):
-        raise ValueError(
-            f"non-broadcastable output operand with shape {_fmt(shape)} doesn't match the "
-            f"broadcast shape {_fmt(got)}"
-        )
+        _not_broadcastable(shape, got)
+    if (None in shape or None in got) and not _keeps_shape(ufunc, other, len(shape)):
+        var = _same_sizes(arr, var)
     return var  # type: ignore[no-any-return]
+
+
+def _not_broadcastable(shape: Sequence[Any], got: Sequence[Any]) -> None:
+    raise ValueError(
+        f"non-broadcastable output operand with shape {_fmt(shape)} doesn't match the "
+        f"broadcast shape {_fmt(got)}"
+    )
+
+
+def _keeps_shape(ufunc: str, other: Any, ndim: int) -> bool:
+    """Whether ``arr <op>= other`` surely has ``arr``'s shape, whatever sizes
+    ``arr`` has: ``other`` is absent, a scalar or of size-1 axes no more than
+    ``arr``'s (an elementwise ``op``)."""
+    if other is None:
+        return True
+    if ufunc == "matmul":
+        return False
+    if hasattr(other, "_static_shape"):
+        static = other._static_shape
+    elif hasattr(other, "__lazygraph_variable__") or isinstance(other, TensorVariable):
+        static = _unwrap(other).type.shape
+    else:
+        static = np.shape(other)
+    return len(static) <= ndim and all(s == 1 for s in static)
+
+
+def _same_sizes(arr: Array, var: TensorVariable) -> TensorVariable:
+    """``var`` (the result of ``arr <op>= other``), whose sizes that depend on the
+    data may differ from ``arr``'s: numpy's ValueError now where both can be
+    computed (numpy raises at the operation), else checked when computed."""
+    from lazygraph.numpy._array import Array
+    from lazygraph.numpy._sizes import computable, concrete_shape
+
+    old = arr._var
+    if computable(old) and computable(var):
+        shape, got = concrete_shape(arr), concrete_shape(Array(var))
+        if shape != got:
+            _not_broadcastable(shape, got)
+        return var
+    static = arr._static_shape
+    sizes = [lt.shape_i(old, k) if s is None else s for k, s in enumerate(static)]
+    return lt.specify_shape(var, sizes)  # type: ignore[no-any-return]
 
 
 def check_output_cast(dtype: np.dtype[Any], ufunc: str, other: Any) -> None:

@@ -20,6 +20,7 @@ from lazygraph.numpy._array import Array
 from lazygraph.numpy._convert import as_variable, wrap
 from lazygraph.numpy._errors import name_public_errors
 from lazygraph.tensor import fft as _tfft
+from numpy.fft import test as test  # numpy.fft's test runner (numpy's own object)
 
 __all__ = [
     "fft",
@@ -40,6 +41,7 @@ __all__ = [
     "rfft2",
     "rfftfreq",
     "rfftn",
+    "test",
 ]
 
 

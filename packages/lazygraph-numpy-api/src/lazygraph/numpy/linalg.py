@@ -64,12 +64,15 @@ __all__ = [
     "tensordot",
     "tensorinv",
     "tensorsolve",
+    "test",
     "trace",
     "vecdot",
     "vector_norm",
 ]
 
 LinAlgError = np.linalg.LinAlgError
+#: numpy.linalg's test runner (numpy's own object: it runs numpy's tests)
+test = np.linalg.test
 
 L = lt.linalg
 

@@ -281,7 +281,23 @@ def _round(x: Any, decimals: int = 0) -> Any:
         # numpy rounds integers through float64: x / 10**-d, half to even, back
         f = 10.0 ** (-decimals)
         return _cast(jnp.round(x.astype("float64") / f) * f, x.dtype.name)
-    return jnp.round(x, decimals)
+    if x.dtype.kind == "c":
+        return jax.lax.complex(_round_float(x.real, decimals), _round_float(x.imag, decimals))
+    return _round_float(x, decimals)
+
+
+def _round_float(x: Any, decimals: int) -> Any:
+    """numpy's rounding of floats: ``rint(x * 10**d) / 10**d`` (``rint(x / 10**-d)
+    * 10**-d`` for negative ``d``). The scale goes through an optimization
+    barrier: XLA would otherwise fold the division by a constant into a
+    multiplication by its reciprocal, which rounds differently in the last bit
+    (``jnp.round(1.464209, 6)`` is ``1.4642089999999999``)."""
+    if decimals == 0:
+        return jnp.rint(x)
+    scale = jax.lax.optimization_barrier(jnp.asarray(10.0 ** abs(decimals), x.dtype))
+    if decimals > 0:
+        return jnp.rint(x * scale) / scale
+    return jnp.rint(x / scale) * scale
 
 
 def _reciprocal(x: Any) -> Any:

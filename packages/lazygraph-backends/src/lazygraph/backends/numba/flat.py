@@ -54,7 +54,13 @@ import numpy as np
 from lazygraph.backends.numba import cache as disk
 from lazygraph.backends.numba.dispatch import HEADER, JIT
 from lazygraph.backends.numba.elemwise import scalar_body
-from lazygraph.backends.numba.reduction import _SIMPLE, _by_rows, _identity, _update
+from lazygraph.backends.numba.reduction import (
+    _SIMPLE,
+    _by_rows,
+    _identity,
+    _update,
+    accumulator_dtype,
+)
 from lazygraph.backends.numba.scalar import conv, to_dtype
 from lazygraph.graph.basic import Apply
 from lazygraph.tensor.elemwise import Elemwise
@@ -345,11 +351,7 @@ def flat_loop(node: Apply) -> FlatLoop | FlatReduce | None:
 
 def _accumulator(op: Reduce, out_dtype: str) -> str:
     """The accumulator dtype of the exact kernel (reduction.reduce_loops)."""
-    if op.kind in ("all", "any"):
-        return "bool"
-    if op.kind == "count_nonzero":
-        return out_dtype
-    return op.dtype or out_dtype
+    return accumulator_dtype(op, out_dtype)
 
 
 def _reduces_flat(op: Reduce, in_dtype: str, out_dtype: str) -> bool:

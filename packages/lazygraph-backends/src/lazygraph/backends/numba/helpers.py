@@ -160,7 +160,7 @@ def right_shift(a, b, bits):  # type: ignore[no-untyped-def]
     """``a >> b``; a shift by the width or more gives 0, or -1 for negative ``a``."""
     if b < 0 or b >= bits:
         if a < 0:
-            return a - a - 1
+            return ~(a - a)  # -1 of a's type (``a - a - 1`` types uint64 as float64)
         return a - a
     return a >> b
 

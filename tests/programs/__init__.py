@@ -1,0 +1,1 @@
+"""The team's own corpus of realistic numpy programs (see test_corpus.py)."""
