@@ -285,8 +285,7 @@ def test_nan_order_statistics_errors() -> None:
     check(lnp.nanquantile, np.nanquantile, x, 0.5, weights=np.ones(3))  # linear: ValueError
     check(lnp.nanquantile, np.nanquantile, x + 1j, 0.5)
     check(lnp.nanmedian, np.nanmedian, x, 1)
-    with pytest.raises(NotImplementedError, match="method='linear'"):
-        lnp.nanquantile(x, 0.5, method="lower")
+    check(lnp.nanquantile, np.nanquantile, x, 0.5, method="lower")  # numpy's runs it
 
 
 def test_nan_order_statistics_warn_for_all_nan_slices() -> None:
@@ -411,6 +410,10 @@ def test_polyfit(deg: int, kwargs: dict[str, Any]) -> None:
 
     x = np.linspace(0, 1, 8)
     y = 3 * x**2 - x + 0.5 + np.random.default_rng(deg + 1).normal(size=8) * 0.01
+    if "cov" in kwargs and deg + 1 > x.size:
+        # an underdetermined fit's covariance inverts a singular matrix: LAPACK's
+        # and XLA's garbage differ (1e16 against 1e17), so compare the fit only
+        kwargs = {}
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", np.exceptions.RankWarning)
         for ys in (y, np.stack([y, 2 * y], axis=1)):

@@ -18,7 +18,7 @@ import numpy as np
 from lazygraph.numpy import _replay
 from lazygraph.numpy._array import Array
 from lazygraph.numpy._convert import as_axis, as_tensor, known_value, nan_replaced, wrap
-from lazygraph.numpy._errors import UnsupportedArgumentsError
+from lazygraph.numpy._statistical_order import _METHODS
 from lazygraph.numpy._ufunc import ArrayLike, DTypeLike, accepts_out
 from lazygraph.tensor.shape import normalize_axes
 from lazygraph.tensor.variable import TensorVariable
@@ -277,23 +277,6 @@ def nanargmin(
 
 # -- nanmedian / nanquantile / nanpercentile ---------------------------------------
 
-#: numpy's quantile methods (lazygraph computes 'linear', as its quantile does)
-_METHODS = (
-    "inverted_cdf",
-    "averaged_inverted_cdf",
-    "closest_observation",
-    "interpolated_inverted_cdf",
-    "hazen",
-    "weibull",
-    "linear",
-    "median_unbiased",
-    "normal_unbiased",
-    "lower",
-    "higher",
-    "midpoint",
-    "nearest",
-)
-
 
 class _Sorted:
     """``x``'s reduced axes flattened into a last axis and sorted (NaNs last),
@@ -406,7 +389,15 @@ def _nan_quantile(
     if method not in _METHODS:
         raise ValueError(f"{method!r} is not a valid method. Use one of: {_METHODS}")
     if method != "linear" or weights is not None:
-        raise UnsupportedArgumentsError(f"{name}: only method='linear' is supported by lazygraph")
+        # each slice's own count of numbers places its quantiles: numpy's other
+        # methods run on the computed values (the fallback, with its warning)
+        from lazygraph.numpy._interop import numpy_fallback
+
+        given = q.item() if weak else q
+        options = {"axis": axis, "method": method, "keepdims": keepdims, "weights": weights}
+        return numpy_fallback(  # type: ignore[no-any-return]
+            np.nanquantile, f"numpy.{name}", (a, given), options, f" with method={method!r}"
+        )
     s = _Sorted(name, x, axis)
     s.warn_all_nan()
     count = lt.expand_dims(s.count, -1)  # [kept..., 1], against the flattened q

@@ -341,6 +341,9 @@ _OVERRIDES: dict[str, Callable[[_Call], str]] = {
     "softplus": lambda c: f"softplus({c.a[0]}, {literal(0, c.comp)})",
     "log_sigmoid": lambda c: f"(-softplus(-{c.a[0]}, {literal(0, c.comp)}))",
     "log1mexp": lambda c: f"log1mexp({c.a[0]}, {literal(-_LN2, c.comp)})",
+    # numpy's spacing of -0.0 is that of +0.0 (Numba's has the sign bit's sign);
+    # -0.0 + 0.0 is +0.0, every other value is unchanged
+    "spacing": lambda c: f"np.spacing({c.a[0]} + {literal(0, c.comp)})",
 }
 
 
