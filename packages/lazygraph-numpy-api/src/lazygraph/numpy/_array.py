@@ -43,7 +43,7 @@ from lazygraph.numpy._array_operators import (
 )
 from lazygraph.numpy._eager import known, known_value, set_item, view_of_owned
 from lazygraph.numpy._expressions import has_expression
-from lazygraph.numpy._sizes import concrete_shape
+from lazygraph.numpy._sizes import _bound, concrete_shape
 from lazygraph.tensor.variable import TensorVariable
 
 __all__ = ["Array"]
@@ -80,11 +80,6 @@ def _element_of(var: TensorVariable, key: Any) -> Any:
     if value is None:
         return None
     return value[key]  # numpy's IndexError out of range
-
-
-def _bound() -> Any:
-    """The registry of bound values (``_convert._BOUND``)."""
-    return _convert_module()._BOUND
 
 
 def _derived(view: _views.View, base: TensorVariable) -> TensorVariable:

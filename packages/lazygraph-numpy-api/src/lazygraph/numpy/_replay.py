@@ -190,17 +190,8 @@ def call(func: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, Any]
 
 #: function -> the position of its ``out`` parameter (-1: none, or keyword-only)
 _OUT_AT: dict[Any, int] = {}
-
-
-def _out_position(func: Callable[..., Any]) -> int:
-    try:
-        params = list(inspect.signature(func).parameters.values())
-    except (TypeError, ValueError):
-        return -1
-    for i, p in enumerate(params):
-        if p.name == "out" and p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD):
-            return i
-    return -1
+#: _ufunc.out_position (read by _import_late)
+_out_position: Any = None
 
 
 #: function -> whether its result never depends on an operand's memory layout
@@ -361,8 +352,8 @@ _HAS_EXPRESSION: Any = None
 def _import_late() -> None:
     """The modules this one reads (they import the namespace, which imports this)."""
     global _ARRAY, _BOUND_DATA, _BIND_VALUE, _KNOWN_VALUE, _QUALIFIES, _RUN_NODE, _ELEMWISE
-    global _HAS_EXPRESSION, _MATMUL
-    from lazygraph.numpy import _convert, _eager, _expressions
+    global _HAS_EXPRESSION, _MATMUL, _out_position
+    from lazygraph.numpy import _convert, _eager, _expressions, _ufunc
     from lazygraph.numpy._array import Array
     from lazygraph.tensor.blas import MatMul
     from lazygraph.tensor.elemwise import Elemwise
@@ -372,3 +363,4 @@ def _import_late() -> None:
     _ELEMWISE, _MATMUL = Elemwise, MatMul
     _HAS_EXPRESSION = _expressions.has_expression
     _ARRAY = Array
+    _out_position = _ufunc.out_position

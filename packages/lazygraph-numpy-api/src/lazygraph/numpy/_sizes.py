@@ -26,10 +26,17 @@ __all__: list[str] = []
 
 
 def _bound() -> Any:
-    """The registry of bound values (``_convert._BOUND``)."""
-    from lazygraph.numpy import _convert
+    """The registry of bound values (``_convert._BOUND``; _convert imports
+    _array, which imports this module: read at the first call)."""
+    global _BOUND
+    if _BOUND is None:
+        from lazygraph.numpy import _convert
 
-    return _convert._BOUND
+        _BOUND = _convert._BOUND
+    return _BOUND
+
+
+_BOUND: Any = None
 
 
 # -- concrete sizes ------------------------------------------------------------

@@ -191,6 +191,26 @@ def write_out(
     return out
 
 
+def out_position(func: Callable[..., Any]) -> int:
+    """The position at which ``func`` takes ``out`` as a positional argument, -1
+    where it takes none (keyword-only, after ``*operands``, or no ``out``).
+
+    >>> out_position(lambda a, axis=None, out=None: None), out_position(lambda *a, out=None: None)
+    (2, -1)
+    """
+    try:
+        params = list(inspect.signature(func).parameters.values())
+    except (TypeError, ValueError):
+        return -1
+    positional = (inspect.Parameter.POSITIONAL_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD)
+    for i, p in enumerate(params):
+        if p.kind not in positional:
+            return -1
+        if p.name == "out":
+            return i
+    return -1
+
+
 def accepts_out(kind: str = "array", casting: str = "unsafe") -> Callable[[F], F]:
     """Give a namespace function numpy's ``out=`` (keyword or positional): the
     function computes its result as usual, which is then written into ``out``
@@ -207,14 +227,9 @@ def accepts_out(kind: str = "array", casting: str = "unsafe") -> Callable[[F], F
     """
 
     def decorate(func: F) -> F:
-        params = list(inspect.signature(func).parameters.values())
-        positional = (inspect.Parameter.POSITIONAL_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD)
-        at = 1 << 30  # a keyword-only ``out`` (after ``*operands``): never positional
-        for i, p in enumerate(params):
-            if p.kind not in positional:
-                break
-            if p.name == "out":
-                at = i
+        at = out_position(func)
+        if at < 0:
+            at = 1 << 30  # a keyword-only ``out`` (after ``*operands``): never positional
         name = func.__name__
 
         @functools.wraps(func)

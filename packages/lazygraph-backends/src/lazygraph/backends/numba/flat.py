@@ -297,7 +297,7 @@ class FlatReduce(_Compiled):
 
 def flat_reduce_source(op: Reduce, in_dtype: str, out_dtype: str, by_rows: bool) -> str:
     """The source of ``op``'s flat reduction (see :class:`FlatReduce`)."""
-    acc_dtype = _accumulator(op, out_dtype)
+    acc_dtype = accumulator_dtype(op, out_dtype)
     kind = np.dtype(in_dtype).kind
     lines = [JIT, "def kernel(x, out):", "    n = x.shape[1] * x.shape[2]"]
     lines += ["    for r in range(x.shape[0]):", f"        acc = {_identity(op.kind, acc_dtype)}"]
@@ -349,14 +349,9 @@ def flat_loop(node: Apply) -> FlatLoop | FlatReduce | None:
     return loop
 
 
-def _accumulator(op: Reduce, out_dtype: str) -> str:
-    """The accumulator dtype of the exact kernel (reduction.reduce_loops)."""
-    return accumulator_dtype(op, out_dtype)
-
-
 def _reduces_flat(op: Reduce, in_dtype: str, out_dtype: str) -> bool:
     """Whether a flat loop computes ``op`` as its exact kernel does: the simple
     kinds, with the accumulator of the output's dtype (mean converts itself)."""
     if op.kind not in _SIMPLE:
         return False
-    return op.kind == "mean" or _accumulator(op, out_dtype) == out_dtype
+    return op.kind == "mean" or accumulator_dtype(op, out_dtype) == out_dtype
