@@ -288,3 +288,38 @@ def test_frompyfunc_gives_numpy_object_results():
     with lazygraph.config.change(on_numpy_fallback="ignore"):
         got = u(lnp.arange(3), 2)
     np.testing.assert_array_equal(np.asarray(got, dtype=int), [0, 2, 4])
+
+
+# -- gradients through the methods --------------------------------------------------
+
+RNG = np.random.default_rng(0)
+M = RNG.normal(size=(3, 5))  # distinct values: no ties for maximum's gradient
+
+
+def _added_at(a):
+    from lazygraph.numpy._convert import wrap
+
+    x = wrap(a)
+    lnp.add.at(x, [0, 2, 0], 1.5 * x[1])
+    return x._var
+
+
+GRAD_CASES = [
+    ("add.reduce", lambda a: lnp.add.reduce(a, axis=1)._var),
+    ("maximum.reduce", lambda a: lnp.maximum.reduce(a, axis=(0, 1))._var),
+    ("fmin.reduce", lambda a: lnp.fmin.reduce(a, axis=0, keepdims=True)._var),
+    ("maximum.accumulate", lambda a: lnp.maximum.accumulate(a, axis=1)._var),
+    ("multiply.accumulate", lambda a: lnp.multiply.accumulate(a, axis=0)._var),
+    ("multiply.outer", lambda a: lnp.multiply.outer(a[0], a[1])._var),
+    ("add.at", _added_at),
+    ("add.reduceat", lambda a: lnp.add.reduceat(a, [0, 3, 1], axis=1)._var),
+    ("sum(where=)", lambda a: lnp.sum(a, axis=1, where=[True, False, True, True, False])._var),
+    ("var(where=)", lambda a: lnp.var(a, axis=1, where=[True, False, True, True, True])._var),
+]
+
+
+@pytest.mark.parametrize(("name", "fn"), GRAD_CASES, ids=[c[0] for c in GRAD_CASES])
+def test_verify_grad(name, fn):
+    from lazygraph.gradient import verify_grad
+
+    verify_grad(fn, [M])
