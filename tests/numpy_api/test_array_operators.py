@@ -375,8 +375,8 @@ def test_inplace_errors_are_numpys() -> None:
 
 def test_inplace_keeps_the_left_operands_dtype_and_shape() -> None:
     """The cases of the issue: an int array refuses a float result; a float32
-    array stays float32; a 0-d array is not broadcast (numpy's 0-d ndarray:
-    ``np.sum`` gives numpy a scalar, which rebinds, lazygraph a 0-d array)."""
+    array stays float32; a 0-d array is not broadcast, while ``np.sum``'s
+    0-d result, numpy's scalar, rebinds."""
     a = lnp.arange(3)
     with pytest.raises(TypeError) as info:
         a += 1.5
@@ -389,7 +389,11 @@ def test_inplace_keeps_the_left_operands_dtype_and_shape() -> None:
     b += lnp.ones(3)
     assert b.dtype == np.float32
     np.testing.assert_array_equal(b.compute(), np.full(3, 2.0, dtype=np.float32))
-    s = lnp.sum(lnp.ones(3))
+    s = lnp.sum(lnp.ones(3))  # numpy's scalar: rebinds to the broadcast result
+    s -= lnp.ones(10)
+    assert s.shape == (10,)
+    np.testing.assert_array_equal(s.compute(), np.full(10, 2.0))
+    s = lnp.asarray(lnp.sum(lnp.ones(3)))  # a 0-d array: numpy's refusal
     with pytest.raises(ValueError, match=r"non-broadcastable output operand with shape \(\)"):
         s -= lnp.ones(10)
     assert s.shape == () and float(s) == 3.0
@@ -438,3 +442,50 @@ def test_inplace_through_views_keeps_their_shape_and_dtype(graph: bool) -> None:
         expected.T[...] += np.array([10, 20], dtype=np.int8)
         assert x.dtype == np.int32 and t.dtype == np.int32
         np.testing.assert_array_equal(x.compute(), expected)
+
+
+# A 0-d result numpy hands out as a scalar (a reduction, an operator on 0-d
+# operands, astype of one) is immutable there: ``s += x`` rebinds ``s`` and
+# every other name keeps the old value. A 0-d *array* (array(1.0), zeros(()),
+# a copy, a view) is written in place. Each case runs the same program on
+# numpy and on lazygraph.numpy.
+ZERO_D_PROGRAMS = {
+    "reduction": lambda m: m.sum(m.ones(3)),
+    "method_reduction": lambda m: m.ones((2, 2)).max(),
+    "operator_on_0d": lambda m: m.array(2.0) * 3,
+    "ufunc_on_scalars": lambda m: m.add(m.float64(1.0), 2.0),
+    "astype_of_result": lambda m: m.mean(m.arange(4)).astype("float32"),
+    "element": lambda m: m.ones((2, 2))[0, 1],
+    "array": lambda m: m.array(1.0),
+    "zeros": lambda m: m.zeros(()),
+    "asarray_of_scalar": lambda m: m.asarray(2.5),
+    "asarray_of_result": lambda m: m.asarray(m.sum(m.ones(2))),
+    "copy": lambda m: m.copy(m.array(4.0)),
+    "full_like": lambda m: m.full_like(m.array(1), 7),
+    "astype_of_array": lambda m: m.array(3).astype("float64"),
+}
+
+
+@pytest.mark.parametrize("graph", [False, True])
+@pytest.mark.parametrize("op", ["+=", "-=", "*=", "/="])
+@pytest.mark.parametrize("make", list(ZERO_D_PROGRAMS), ids=str)
+def test_inplace_on_0d_results_rebinds_as_numpy_scalars_do(make: str, op: str, graph: bool) -> None:
+    def program(m: Any) -> tuple[Any, Any, Any]:
+        s = ZERO_D_PROGRAMS[make](m)
+        alias = s
+        namespace = {"s": s, "x": m.ones(3)}
+        try:
+            exec(f"s {op} x", {}, namespace)
+        except (ValueError, TypeError) as exc:  # a 0-d array cannot take the (3,) result
+            return "ValueError" if isinstance(exc, ValueError) else "TypeError", alias, None
+        return namespace["s"], alias, None
+
+    expected = program(np)
+    with lazygraph.config.change(eager_max_elements=0 if graph else 10**6):
+        got = program(lnp)
+    if isinstance(expected[0], str):
+        assert got[0] == expected[0]
+    else:
+        assert_numpy_equal(np.asarray(lnp.asarray(got[0]).compute()), np.asarray(expected[0]))
+    # the other name sees the write exactly when numpy's does
+    assert_numpy_equal(np.asarray(lnp.asarray(got[1]).compute()), np.asarray(expected[1]))

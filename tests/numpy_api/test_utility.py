@@ -70,7 +70,11 @@ def test_array_equal_equiv(data: st.DataObject) -> None:
 
 
 def test_numpy_state_helpers_and_isscalar() -> None:
-    assert lnp.errstate is np.errstate and lnp.printoptions is np.printoptions
+    # numpy's errstate, which also computes the arrays its block left pending
+    assert issubclass(lnp.errstate, np.errstate) and lnp.printoptions is np.printoptions
+    with lnp.errstate(divide="ignore"):
+        assert np.geterr()["divide"] == "ignore"
+    assert lnp.seterr is np.seterr and lnp.geterr is np.geterr
     for value in (1, 2.5, np.float32(1), "s", [1], np.zeros(()), lnp.asarray(np.zeros(()))):
         assert lnp.isscalar(value) == np.isscalar(
             value if not isinstance(value, lnp.Array) else np.zeros(())

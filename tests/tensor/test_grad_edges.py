@@ -145,6 +145,7 @@ EDGE_OVERRIDES: list[EdgeRow] = [
     EdgeRow("round", [[0.5, -0.5, 1.5, 0.0, -0.0, 2.0]], _constant(0.0), params=(0,)),
     EdgeRow("cast", [SIGNED], _constant(1.0), params=("float64",)),
     EdgeRow("abs", [SIGNED], lambda x: [np.where(x == 0, 0.0, FD)]),
+    EdgeRow("sign", [SIGNED], _constant(0.0)),  # its rule is for complex z / |z|
     EdgeRow("cbrt", [SIGNED], _poles_where(lambda x: x == 0)),
     EdgeRow("reciprocal", [SIGNED], _poles_where(lambda x: x == 0)),
     EdgeRow("sqrt", [NONNEG], _poles_where(lambda x: x == 0)),

@@ -93,6 +93,8 @@ FAST_RUN_ORDER = [
     "canonicalize/shape_subtensor  node",
     "canonicalize/sum_sum  node",
     "canonicalize/constant_folding  node",
+    "canonicalize/scan_into_longer_twin  node",
+    "canonicalize/scan_drop_unused_ys  node",
     "stabilize  equilibrium",
     "stabilize/constant_folding  node",
     "stabilize/log_1_plus_x  node",
@@ -146,6 +148,8 @@ FAST_COMPILE_ORDER = [
     "canonicalize/shape_subtensor  node",
     "canonicalize/sum_sum  node",
     "canonicalize/constant_folding  node",
+    "canonicalize/scan_into_longer_twin  node",
+    "canonicalize/scan_drop_unused_ys  node",
 ]
 EVERYTHING_ORDER = [
     "merge1  MergeOptimizer",
@@ -181,6 +185,8 @@ EVERYTHING_ORDER = [
     "canonicalize/shape_subtensor  node",
     "canonicalize/sum_sum  node",
     "canonicalize/constant_folding  node",
+    "canonicalize/scan_into_longer_twin  node",
+    "canonicalize/scan_drop_unused_ys  node",
     "stabilize  equilibrium",
     "stabilize/constant_folding  node",
     "stabilize/log_1_plus_x  node",
@@ -235,6 +241,8 @@ CUTOFF_1_ORDER = [
     "canonicalize/shape_subtensor  node",
     "canonicalize/sum_sum  node",
     "canonicalize/constant_folding  node",
+    "canonicalize/scan_into_longer_twin  node",
+    "canonicalize/scan_drop_unused_ys  node",
 ]
 CUTOFF_1_5_ORDER = [
     "merge1  MergeOptimizer",
@@ -265,6 +273,8 @@ CUTOFF_1_5_ORDER = [
     "canonicalize/shape_subtensor  node",
     "canonicalize/sum_sum  node",
     "canonicalize/constant_folding  node",
+    "canonicalize/scan_into_longer_twin  node",
+    "canonicalize/scan_drop_unused_ys  node",
     "stabilize  equilibrium",
     "stabilize/constant_folding  node",
     "stabilize/log_1_plus_x  node",

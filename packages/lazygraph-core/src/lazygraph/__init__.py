@@ -31,14 +31,24 @@ __path__ = __import__("pkgutil").extend_path(__path__, __name__)
 # public name -> "module:attribute"
 _LAZY_ATTRIBUTES: dict[str, str] = {
     "compute": "lazygraph.numpy:compute",
+    "cond": "lazygraph.numpy.transforms:cond",
     "config": "lazygraph.configuration:config",
     "dprint": "lazygraph.printing:dprint",
+    "fori_loop": "lazygraph.numpy.transforms:fori_loop",
     "function": "lazygraph.compile.function:function",
     "grad": "lazygraph.numpy.transforms:grad",
     "hessian": "lazygraph.numpy.transforms:hessian",
+    "hvp": "lazygraph.numpy.transforms:hvp",
+    "jacfwd": "lazygraph.numpy.transforms:jacfwd",
     "jacobian": "lazygraph.numpy.transforms:jacobian",
+    "jacrev": "lazygraph.numpy.transforms:jacrev",
     "jit": "lazygraph.numpy.transforms:jit",
+    "jvp": "lazygraph.numpy.transforms:jvp",
+    "linearize": "lazygraph.numpy.transforms:linearize",
+    "scan": "lazygraph.numpy.transforms:scan",
     "value_and_grad": "lazygraph.numpy.transforms:value_and_grad",
+    "vjp": "lazygraph.numpy.transforms:vjp",
+    "while_loop": "lazygraph.numpy.transforms:while_loop",
 }
 
 __all__ = sorted(_LAZY_ATTRIBUTES)

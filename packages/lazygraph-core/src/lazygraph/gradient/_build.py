@@ -17,7 +17,15 @@ import numpy as np
 from lazygraph.graph.basic import Variable
 from lazygraph.tensor.type import TensorType
 
-__all__ = ["add_terms", "cast", "float_dtype", "float_zeros_like", "is_discrete", "zeros_like"]
+__all__ = [
+    "add_terms",
+    "as_grad_dtype",
+    "cast",
+    "float_dtype",
+    "float_zeros_like",
+    "is_discrete",
+    "zeros_like",
+]
 
 #: The dtype of gradients of integer and boolean variables (PyTensor's floatX).
 DEFAULT_GRAD_DTYPE = "float64"
@@ -79,6 +87,24 @@ def cast(var: Variable, dtype: str) -> Variable:
     if var.type.dtype == dtype:  # type: ignore[attr-defined]
         return var
     return _lt().cast(var, dtype)  # type: ignore[no-any-return]
+
+
+def as_grad_dtype(g: Variable, dtype: str) -> Variable:
+    """The gradient ``g`` as the gradient of a variable of ``dtype``, by the
+    complex convention (see ``docs/transforms.md``): a complex cotangent ``w``
+    stands for ``dx -> Re(w * dx)``, so for a real variable only its real part
+    counts; a real gradient of a complex variable is that complex value (zero
+    imaginary part); otherwise only the precision changes.
+
+    >>> import lazygraph.tensor as lt
+    >>> z = lt.zscalar("z")
+    >>> as_grad_dtype(z, "float64").owner.op.scalar_op.name
+    'real'
+    """
+    from_kind = g.type.numpy_dtype.kind  # type: ignore[attr-defined]
+    if from_kind == "c" and np.dtype(dtype).kind != "c":
+        g = _lt().real(g)
+    return cast(g, dtype)
 
 
 def add_terms(terms: list[Variable]) -> Variable:

@@ -25,6 +25,23 @@ Rules, after PyTensor's ``pytensor.gradient.grad``:
   :class:`~lazygraph.gradient.types.NullTypeGradError` naming the op and why.
 - Gradients of float variables have the variable's dtype (a float64 gradient of
   a float32 input is cast down).
+
+Complex numbers follow JAX's convention (``docs/transforms.md``, "Complex
+numbers"): the gradient ``w`` of a complex variable ``z`` stands for the linear
+functional ``dz -> Re(sum(w * dz))``, and cotangents are passed back by plain
+transposition, without conjugation. So for a holomorphic ``y = f(z)``,
+``z_bar = y_bar * f'(z)``; the gradient of a real cost with respect to ``z = x + iy``
+is ``dcost/dx - i dcost/dy``; a complex gradient term of a real variable
+contributes its real part, a real one of a complex variable its value. A complex
+``cost`` is seeded with ``1``: the result is ``f'(z)`` when the cost is a
+holomorphic function of ``z``, and in general the gradient of ``real(cost)``.
+
+>>> import lazygraph.tensor as lt
+>>> z = lt.zscalar("z")
+>>> complex(grad(lt.abs(z) ** 2, z).eval({z: 3 + 4j}))
+(6-8j)
+>>> complex(grad(z**3, z).eval({z: 1 + 1j}))  # 3 z**2
+6j
 """
 
 from __future__ import annotations
@@ -35,7 +52,7 @@ from typing import Any, Literal
 
 from lazygraph.gradient._build import (
     add_terms,
-    cast,
+    as_grad_dtype,
     float_zeros_like,
     is_discrete,
     ones_like,
@@ -162,14 +179,15 @@ def _check_term(node: Apply, i: int, term: Any) -> Variable:
                 f"{node.op}.L_op returned a gradient of shape {term.type.shape} for input {i} "
                 f"of shape {itype.shape} (dimension {k})"
             )
-    kind, ikind = term.type.numpy_dtype.kind, itype.numpy_dtype.kind
-    if kind in "biu":
+    if term.type.numpy_dtype.kind in "biu":
         raise TypeError(
             f"{node.op}.L_op returned an integer-valued gradient ({term.type.dtype}) for input "
             f"{i}; gradients are floating point"
         )
-    if kind == ikind and term.type.dtype != itype.dtype:
-        term = cast(term, itype.dtype)
+    if term.type.dtype != itype.dtype:
+        # float -> complex adds a zero imaginary part, complex -> float keeps the
+        # real part (the convention in the module docstring).
+        term = as_grad_dtype(term, itype.dtype)
     return term
 
 
@@ -188,7 +206,7 @@ def _seed(var: Variable, value: Any) -> _Term:
     if is_discrete(var):
         return ZERO
     if value.type.numpy_dtype.kind in "fc" and value.dtype != var.type.dtype:  # type: ignore[attr-defined]
-        value = cast(value, var.type.dtype)  # type: ignore[attr-defined]
+        value = as_grad_dtype(value, var.type.dtype)  # type: ignore[attr-defined]
     return value
 
 
@@ -276,7 +294,8 @@ def _backprop(
 
 def _fit_output_grad(out: Variable, g: _Term | None) -> Variable:
     """The output gradient handed to ``L_op``: zeros for none, the output's dtype
-    for a float gradient of a float output."""
+    for an inexact gradient of an inexact output (the real part of a complex
+    gradient of a real output)."""
     if g is None or g is ZERO or is_null(g):
         return float_zeros_like(out)
     otype, gtype = out.type, g.type
@@ -286,7 +305,7 @@ def _fit_output_grad(out: Variable, g: _Term | None) -> Variable:
         and gtype.dtype != otype.dtype
         and gtype.numpy_dtype.kind in "fc"
     ):
-        return cast(g, otype.dtype)
+        return as_grad_dtype(g, otype.dtype)
     return g  # type: ignore[no-any-return]
 
 

@@ -12,6 +12,7 @@ from typing import Any, Literal
 
 from lazygraph.gradient._build import (
     add_terms,
+    as_grad_dtype,
     cast,
     float_dtype,
     float_zeros_like,
@@ -152,8 +153,16 @@ def Rop(
 
 def _node_jvp(node: Apply, ins: list[Any], method: str) -> list[Any]:
     # R_op gets a tensor for every input (zeros where nothing varies), so ops need
-    # no None handling.
-    filled = [t if t is not None else zeros_like(v) for t, v in zip(ins, node.inputs, strict=True)]
+    # no None handling; Elemwise takes None and leaves that input's term out (a
+    # symbolic zero: 0 * d/dy x**y is NaN where log(x) is, as in x**(3 - 1), x < 0).
+    from lazygraph.tensor.elemwise import Elemwise
+
+    if isinstance(node.op, Elemwise):
+        filled = list(ins)
+    else:
+        filled = [
+            t if t is not None else zeros_like(v) for t, v in zip(ins, node.inputs, strict=True)
+        ]
     try:
         outs = node.op.R_op(node.inputs, filled)
     except NotImplementedError:
@@ -179,8 +188,9 @@ def _check_tangent(node: Apply, j: int, t: Any) -> Variable:
         )
     dtype = out.type.dtype  # type: ignore[attr-defined]
     kind = t.type.numpy_dtype.kind
-    if kind in "fc" and t.type.dtype != dtype and kind == out.type.numpy_dtype.kind:  # type: ignore[attr-defined]
-        t = cast(t, dtype)
+    if kind in "fc" and t.type.dtype != dtype and out.type.numpy_dtype.kind in "fc":  # type: ignore[attr-defined]
+        # a real output's tangent is real: the real part of a complex one
+        t = as_grad_dtype(t, dtype)
     return t
 
 
@@ -232,11 +242,41 @@ def _rop_by_double_lop(
 def _static_size(var: Variable, what: str) -> tuple[int, ...]:
     shape = var.type.shape  # type: ignore[attr-defined]
     if any(s is None for s in shape):
-        raise NotImplementedError(
-            f"{what} needs the static shape of {var} (got {var.type}); lazygraph has no "
-            "Scan yet to loop over a size known only at run time"
-        )
+        raise NotImplementedError(f"{what} needs the static shape of {var} (got {var.type})")
     return tuple(shape)
+
+
+def _jacobian_by_scan(
+    expression: Variable,
+    ws: list[Variable],
+    is_seq: bool,
+    consider_constant: Sequence[Variable] | None,
+    disconnected_inputs: DisconnectedPolicy,
+) -> Any:
+    """:func:`jacobian` of an expression whose size is known only at run time:
+    a ``Scan`` over the flat expression's positions ``i``, each step the
+    vector-Jacobian product of the one-hot ``e_i`` (what does not depend on
+    ``i``, the expression's own graph, is computed once, outside the loop)."""
+    import lazygraph.tensor as lt
+    from lazygraph.tensor.control.scan import scan_apply
+
+    flat = lt.reshape(expression, (-1,))
+    i = lt.tensor("int64", (), "i")
+    onehot = lt.set_subtensor(lt.zeros_like(flat)[i], 1)
+    rows = grad(
+        None,
+        ws,
+        consider_constant=consider_constant,
+        disconnected_inputs=disconnected_inputs,
+        known_grads={flat: onehot},
+        return_disconnected="zero",
+    )
+    n = flat.shape[0]
+    stacked = scan_apply(n, [], [lt.arange(n)], [], [i], [], rows)
+    results = [
+        lt.reshape(jac, (*expression.shape, *w.shape)) for jac, w in zip(stacked, ws, strict=True)
+    ]
+    return results if is_seq else results[0]
 
 
 def jacobian(
@@ -249,8 +289,9 @@ def jacobian(
     variable, an array of shape ``expression.shape + wrt.shape``.
 
     Built as one vector-Jacobian product per element of ``expression`` (a one-hot
-    known gradient each time), stacked; ``expression``'s shape must therefore be
-    known statically (a 0-d expression gives :func:`grad`).
+    known gradient each time), stacked; where ``expression``'s size is known
+    only at run time, those products are the steps of a ``Scan`` (a 0-d
+    expression gives :func:`grad`).
 
     >>> import numpy as np
     >>> import lazygraph.tensor as lt
@@ -269,6 +310,8 @@ def jacobian(
         raise TypeError(f"jacobian: expression must be a tensor variable, got {expression!r}")
     if expression.type.ndim == 0:
         return grad(expression, wrt, consider_constant, disconnected_inputs)
+    if any(s is None for s in expression.type.shape):
+        return _jacobian_by_scan(expression, ws, is_seq, consider_constant, disconnected_inputs)
     shape = _static_size(expression, "jacobian")
     size = int(np.prod(shape))
     dtype = float_dtype(expression)

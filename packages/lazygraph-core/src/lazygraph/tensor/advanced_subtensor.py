@@ -168,8 +168,9 @@ class AdvancedIncSubtensor(Op):
     ``set_instead_of_inc``: numpy's ``x[idx] = y``. Otherwise ``accumulate=True``
     is ``np.add.at(x, idx, y)`` (every repeated index adds its value) and
     ``accumulate=False`` is numpy's ``x[idx] += y`` (a repeated index receives
-    one of its values). Gradients assume repeated indices only with
-    ``accumulate=True``. ``inplace`` writes into ``x``'s buffer.
+    one of its values: the last, as numpy). Without ``accumulate``, the gradient
+    of ``y`` reaches only the entries that won their element. ``inplace``
+    writes into ``x``'s buffer.
     """
 
     __props__ = ("idx_list", "set_instead_of_inc", "accumulate", "inplace")
@@ -223,6 +224,12 @@ class AdvancedIncSubtensor(Op):
         setter = AdvancedIncSubtensor(self.idx_list, True) if self.set_instead_of_inc else None
         getter = AdvancedSubtensor(self.idx_list)
         grads = update_grads(x, y, gz, getter, setter, idx)  # type: ignore[arg-type]
+        if not self.accumulate and not is_discrete(y) and _may_repeat(self.idx_list, x, idx):
+            # a repeated index keeps one of its values: only that entry of y counts
+            lt = _lt()
+            won = _winners(self.idx_list, x, idx)  # type: ignore[arg-type]
+            picked = lt.where(won, getter(gz, *idx), 0)
+            grads[1] = sum_to_like(lt.cast(picked, gz.dtype), y)  # type: ignore[arg-type]
         return [*grads, *(_disconnected() for _ in idx)]
 
     def R_op(self, inputs: Sequence[Variable], eval_points: Sequence[Any]) -> list[Any]:
@@ -233,6 +240,35 @@ class AdvancedIncSubtensor(Op):
         flags = [f for f in ("accumulate", "inplace") if getattr(self, f)]
         extra = "".join(", " + f for f in flags)
         return f"{kind}{{idx_list={_fmt_idx(self.idx_list)}{extra}}}"
+
+
+def _may_repeat(idx_list: Sequence[IndexEntry], x: TensorVariable, idx: Sequence[Variable]) -> bool:
+    """Whether an element may be indexed twice: an integer index array is there
+    (and, for constant indices of an array of known shape, does repeat one)."""
+    if not any(v.type.numpy_dtype.kind in "iu" and v.type.ndim > 0 for v in idx):  # type: ignore[attr-defined]
+        return False
+    shape = x.type.shape
+    if not all(isinstance(v, Constant) for v in idx) or None in shape:
+        return True
+    values = [v.data for v in idx]  # type: ignore[attr-defined]
+    picked = np.arange(int(np.prod(shape))).reshape(shape)[
+        numpy_index(idx_list, values, basic=False)
+    ]
+    return len(np.unique(picked)) != picked.size
+
+
+def _winners(idx_list: Sequence[IndexEntry], x: TensorVariable, idx: Sequence[Variable]) -> Any:
+    """A boolean array shaped like ``x[idx]``: True where that entry is the one
+    numpy's ``x[idx] = y`` leaves in its element (the same assignment, of the
+    entries' positions, tells)."""
+    lt = _lt()
+    getter = AdvancedSubtensor(idx_list)
+    target = getter(x, *idx)
+    positions = lt.reshape(lt.arange(target.size, dtype="int64"), target.shape)
+    owner = AdvancedIncSubtensor(idx_list, True)(
+        lt.full_like(x, -1, dtype="int64"), positions, *idx
+    )
+    return lt.equal(getter(owner, *idx), positions)
 
 
 # -- take -----------------------------------------------------------------------------

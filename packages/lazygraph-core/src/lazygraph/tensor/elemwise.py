@@ -186,10 +186,31 @@ def _is_disconnected(v: Any) -> bool:
     return v is None or bool(is_disconnected(v))
 
 
-def _not_implemented(op: Op, i: int, x: Variable, why: str) -> Variable:
-    from lazygraph.gradient import grad_not_implemented
+def _as_grad_dtype(g: Variable, dtype: str) -> Variable:
+    from lazygraph.gradient._build import as_grad_dtype
 
-    return grad_not_implemented(op, i, x, why)  # type: ignore[no-any-return]
+    return as_grad_dtype(g, dtype)
+
+
+def _as_complex_operands(op: Elemwise, inputs: Sequence[Any], outputs: Sequence[Any]) -> list:
+    """``inputs`` for evaluating a row's derivative: when the output is complex,
+    the real operands of the promoted group in the output's dtype (so that, e.g.,
+    ``d/dy x**y = x**y log(x)`` at a negative real ``x`` is the complex log, as
+    numpy computes ``x**y`` itself), constants staying constants."""
+    dtype = outputs[0].type.dtype
+    if np.dtype(dtype).kind != "c":
+        return list(inputs)
+    promoted = op.scalar_op.row.promoted_inputs()  # type: ignore[union-attr]
+    args = list(inputs)
+    for i in promoted:
+        x = args[i]
+        if x.type.numpy_dtype.kind == "c":
+            continue
+        if isinstance(x, Constant):
+            args[i] = constant(np.asarray(x.data).astype(dtype))
+        else:
+            args[i] = _cast(x, dtype)
+    return args
 
 
 def _fill(shape_of: Variable, value: Any) -> TensorVariable:
@@ -455,8 +476,10 @@ class Elemwise(Op):
             return
         results = self.scalar_op.impl(inputs, out_dtypes)
         for k, result in enumerate(results):
-            if any(np.may_share_memory(result, x) for x in inputs):
-                result = result.copy()  # e.g. numpy's real() of a real array is the array
+            # e.g. numpy's real() of a real array is the array; a composite's real(y)
+            # beside y is a view of y (an inplace op on y would change it)
+            if any(np.may_share_memory(result, x) for x in (*inputs, *results[:k])):
+                result = result.copy()
             output_storage[k][0] = result
         for o, i in self.inplace_pattern:
             np.copyto(inputs[i], output_storage[o][0])
@@ -530,24 +553,37 @@ class Elemwise(Op):
         grads = row.grad(*inputs, outputs[0], gz)
         return [grads] if self.nin == 1 else list(grads)
 
+    def _row_tangents(self, inputs: Sequence[Any], outputs: Sequence[Any], e: Any) -> list[Any]:
+        """The table's forward derivative along the tangent ``e``, per input (see R_op)."""
+        row = self.scalar_op.row  # type: ignore[union-attr]
+        if row.jvp is None or not any(x.type.numpy_dtype.kind == "c" for x in inputs):
+            return self._row_grads(inputs, outputs, e)
+        tangents = row.jvp(*inputs, outputs[0], e)
+        return [tangents] if self.nin == 1 else list(tangents)
+
     def L_op(
         self, inputs: Sequence[Any], outputs: Sequence[Any], output_grads: Sequence[Any]
     ) -> list[Any]:
+        # Complex numbers: cotangents pass by transposition, without conjugation
+        # (JAX's convention, see lazygraph.gradient.core): a holomorphic row's rule
+        # gz * f'(x) holds as written, evaluated in the complex output dtype, and a
+        # real input keeps the real part of its gradient (as_grad_dtype). Rows of
+        # non-holomorphic functions (abs, imag, sign...) handle complex x themselves.
         if isinstance(self.scalar_op, Composite):
             raw = _composite_vjp(self.scalar_op, inputs, output_grads)
         else:
-            raw = self._row_grads(inputs, outputs, output_grads[0])
+            raw = self._row_grads(
+                _as_complex_operands(self, inputs, outputs), outputs, output_grads[0]
+            )
         result = []
-        for i, (x, g) in enumerate(zip(inputs, raw, strict=True)):
-            kind = x.type.numpy_dtype.kind
-            if kind in "biu":
+        for x, g in zip(inputs, raw, strict=True):
+            if x.type.numpy_dtype.kind in "biu":
                 result.append(_disconnected())
-            elif kind == "c" or any(o.type.numpy_dtype.kind == "c" for o in outputs):
-                result.append(_not_implemented(self, i, x, "complex gradients"))
             elif _is_disconnected(g):
                 result.append(_zeros_like(x))
             else:
-                result.append(_sum_to_shape(_cast(g, x.type.dtype), x, inputs))
+                g = _as_grad_dtype(as_tensor_variable(g), x.type.dtype)
+                result.append(_sum_to_shape(g, x, inputs))
         return result
 
     def R_op(self, inputs: Sequence[Any], eval_points: Sequence[Any]) -> list[Any]:
@@ -556,16 +592,20 @@ class Elemwise(Op):
             jvps = _composite_jvp(self.scalar_op, inputs, eval_points)
         else:
             terms = []
+            args = _as_complex_operands(self, inputs, outputs)
             for i, e in enumerate(eval_points):
                 # a constant's tangent is zero whatever we are given: skipping it also
                 # avoids 0 * nan from partials undefined there (pow's log(x), x < 0)
                 if e is None or isinstance(inputs[i], Constant):
                     continue
-                if inputs[i].type.numpy_dtype.kind in "biuc":
+                if inputs[i].type.numpy_dtype.kind in "biu":
                     continue
                 # An elementwise VJP is linear in gz: with gz = e_i the i-th entry is
-                # e_i * d out / d x_i, the i-th term of the JVP.
-                g = self._row_grads(inputs, outputs, e)[i]
+                # e_i * d out / d x_i, the i-th term of the JVP. With complex values
+                # (no conjugation) that holds for holomorphic rows, and for real
+                # outputs once the real part is taken (the cast below): the VJP
+                # z_bar = c * y_bar means dy = Re(c dz). Other rows give their JVP.
+                g = self._row_tangents(args, outputs, e)[i]
                 if g is not None:
                     terms.append(g)
             total = None

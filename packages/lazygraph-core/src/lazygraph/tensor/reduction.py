@@ -103,9 +103,9 @@ def _no_grad() -> Variable:
 
 
 def _as_dtype_of(g: Variable, x: Variable) -> Variable:
-    if g.type.dtype == x.type.dtype:  # type: ignore[attr-defined]
-        return g
-    return _lt().cast(g, x.type.dtype)  # type: ignore[attr-defined]
+    from lazygraph.gradient._build import as_grad_dtype
+
+    return as_grad_dtype(g, x.type.dtype)  # type: ignore[attr-defined]
 
 
 # -- the reduction table --------------------------------------------------------
@@ -253,9 +253,16 @@ def _dof(op: Reduce, x: Any) -> Any:
     return _reduced_size(x, op.axis, x.dtype) - op.correction
 
 
+def _centered_conj(op: Reduce, x: Any) -> Any:
+    """``x - mean(x)``, conjugated for complex ``x``: var and std sum
+    ``|x - m|**2``, whose gradient (d/dre - i d/dim) is ``2 conj(x - m)``."""
+    centered = _centered(op, x)
+    return _lt().conj(centered) if x.type.numpy_dtype.kind == "c" else centered
+
+
 def _grad_var(op: Reduce, x: Any, out: Any, g: Any) -> Any:
     # d/dx_i sum_j (x_j - m)^2 = 2 (x_i - m): the terms through m sum to zero.
-    return _expand(g, op, x.ndim) * (2 * _centered(op, x)) / _dof(op, x)
+    return _expand(g, op, x.ndim) * (2 * _centered_conj(op, x)) / _dof(op, x)
 
 
 def _std_divisor(op: Reduce, x: Any, out: Any) -> Any:
@@ -279,7 +286,7 @@ def _grad_std(op: Reduce, x: Any, out: Any, g: Any) -> Any:
     divisor = _std_divisor(op, x, out)
     if not isinstance(divisor, int):
         divisor = _expand(divisor, op, x.ndim)
-    return _expand(g, op, x.ndim) * _centered(op, x) / (_dof(op, x) * divisor)
+    return _expand(g, op, x.ndim) * _centered_conj(op, x) / (_dof(op, x) * divisor)
 
 
 def _softmax(op: Reduce, x: Any, out: Any) -> Any:
@@ -314,7 +321,10 @@ def _r_op_extremum(op: Reduce, x: Any, out: Any, ev: Any) -> Any:
 
 
 def _r_op_var(op: Reduce, x: Any, out: Any, ev: Any) -> Any:
-    return 2 * sum(_centered(op, x) * ev, axis=op.axis, keepdims=op.keepdims) / _dof(op, x)
+    moved = sum(_centered_conj(op, x) * ev, axis=op.axis, keepdims=op.keepdims)
+    if x.type.numpy_dtype.kind == "c":
+        moved = _lt().real(moved)  # d|w|**2 = 2 Re(conj(w) dw)
+    return 2 * moved / _dof(op, x)
 
 
 def _r_op_std(op: Reduce, x: Any, out: Any, ev: Any) -> Any:
@@ -528,10 +538,8 @@ class Reduce(Op):
         kind = KINDS[self.kind]
         if kind.grad is None or _discrete(x):
             return [_no_grad()]
-        if x.type.numpy_dtype.kind == "c":  # type: ignore[attr-defined]
-            from lazygraph.gradient import grad_not_implemented
-
-            return [grad_not_implemented(self, 0, x, "complex inputs")]
+        # Complex x (lazygraph.gradient.core's convention): sum, mean and prod are
+        # holomorphic, their rules hold as written; var and std are real-valued.
         return [_as_dtype_of(kind.grad(self, x, out, g), x)]
 
     def R_op(self, inputs: Sequence[Variable], eval_points: Sequence[Any]) -> list[Any]:

@@ -153,6 +153,7 @@ class Array(ArrayOperators, ArrayMethods, ArrayLayout):
         "_cur",
         "_in_own",
         "_known",
+        "_nd0",
         "_own",
         "_sizes",
         "_version",
@@ -181,6 +182,10 @@ class Array(ArrayOperators, ArrayMethods, ArrayLayout):
         # (variable, its sizes) once a size unknown when the graph was built
         # was computed (see concrete_shape)
         self._sizes: tuple[TensorVariable, tuple[int, ...]] | None = None
+        # a 0-d array made as an array (``array(1.0)``, ``zeros(())``, a copy),
+        # not a computed 0-d result, which numpy hands out as an immutable
+        # scalar (see ``_inplace``)
+        self._nd0 = False
         if var.owner is not None:
             _LIVE[var] = self
 
@@ -425,13 +430,17 @@ class Array(ArrayOperators, ArrayMethods, ArrayLayout):
                 f"Cannot cast array data from {self.dtype!r} to {target!r} "
                 f"according to the rule {casting!r}"
             )
-        if target == self.dtype:
-            return self.copy() if copy else self
-        return Array(lt.cast(self._var, target.name))
+        if target == self.dtype and not copy:
+            return self
+        new = Array(self._var if target == self.dtype else lt.cast(self._var, target.name))
+        new._nd0 = self._nd0 or self._base is not None  # (a scalar's stays a scalar)
+        return new
 
     def copy(self, order: str = "K") -> Array:
         """An independent array with the same value (writes to it are not seen here)."""
-        return Array(self._var)
+        new = Array(self._var)
+        new._nd0 = new._cur.type.ndim == 0
+        return new
 
     def __copy__(self) -> Array:
         return self.copy()

@@ -257,6 +257,11 @@ class ArrayOperators:
             return NotImplemented
         if self._in_own and inplace_owned(self, name, ufunc_name, other):
             return self  # written into the base's own buffer
+        if not self._nd0 and self._base is None and self._cur.type.ndim == 0:
+            # A computed 0-d result is numpy's immutable scalar: ``s += x``
+            # rebinds ``s`` (to a broadcast result, if ``x`` is larger) and
+            # leaves every other name for the old value alone.
+            return self._operate(name, other)
         try:
             result = self._operate(name, other)
         except (ValueError, ArithmeticError) as exc:

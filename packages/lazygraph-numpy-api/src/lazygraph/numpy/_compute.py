@@ -43,6 +43,8 @@ from lazygraph.numpy._expressions import (
     pin_expression,
     rule_reads_expressions,
 )
+from lazygraph.numpy._fpstate import nonfinite, read, replay
+from lazygraph.tensor.fperrors import reporting, watching
 
 __all__ = ["compute"]
 
@@ -71,6 +73,11 @@ def compute(*arrays: Any) -> tuple[Any, ...]:
 def compute_one(arr: Array) -> np.ndarray:
     """``arr``'s value as a new, writeable ``numpy.ndarray``."""
     return _evaluate([arr], hand_out=True)[0]
+
+
+def compute_pending(arrays: Sequence[Array]) -> None:
+    """Compute ``arrays`` together, pinning them to their values (no copies)."""
+    _evaluate(arrays, hand_out=False)
 
 
 def compute_private(arr: Array) -> np.ndarray:
@@ -107,6 +114,7 @@ def _collect(
             if not expressions_read and var._tag is not None and has_expression(var):
                 _read_expressions(outputs)
                 return _collect(outputs, expressions_read=True)
+            read(var)  # (its errors, if reporting them waited for this)
             inputs.append(var)
             continue
         if var not in out_set:
@@ -210,7 +218,17 @@ def _run(inputs: list[Variable], outputs: list[Variable]) -> list[np.ndarray]:
 
     fn = cached_function(inputs, outputs)
     # Bound values are ndarrays of exactly their input's type: skip the checks.
-    return [np.asarray(v) for v in fn.call_trusted(*[_BOUND[v] for v in inputs])]
+    args = [_BOUND[v] for v in inputs]
+    reported = reporting()  # the kinds of floating-point error the user's state reports
+    if not reported:
+        return [np.asarray(v) for v in fn.call_trusted(*args)]
+    with watching() as errors:
+        values = [np.asarray(v) for v in fn.call_trusted(*args)]
+    if errors.status & reported or (errors.unseen and nonfinite(values)):
+        # something went wrong somewhere: numpy's warnings, for the nodes the
+        # program recorded (see lazygraph.numpy._fpstate)
+        replay(inputs, outputs, _BOUND)
+    return values
 
 
 def _evaluate(arrays: Sequence[Array], hand_out: bool) -> list[np.ndarray]:
@@ -223,6 +241,7 @@ def _evaluate(arrays: Sequence[Array], hand_out: bool) -> list[np.ndarray]:
         if isinstance(var, Constant):
             results[var] = np.asarray(var.data)
         elif var.owner is None and var in _BOUND:
+            read(var)
             results[var] = _BOUND[var]
         elif var not in todo:
             todo.append(var)

@@ -280,21 +280,32 @@ def asarray(
         if dtype is not None and np.dtype(normalize_dtype(dtype)) != arr.dtype:
             if copy is False:
                 raise ValueError("asarray: copy=False but converting the dtype needs a copy")
-            return arr.astype(dtype)
-        return arr.copy() if copy else arr
+            return as_ndarray(arr.astype(dtype))
+        if copy or (arr.ndim == 0 and not arr._nd0 and arr._base is None):
+            return arr.copy()  # (a 0-d result, numpy's scalar, becomes an array)
+        return arr
     if isinstance(obj, (list, tuple)) and _holds_lazy(obj):
-        return wrap(_stack_nested(obj, dtype))
+        return as_ndarray(wrap(_stack_nested(obj, dtype)))
     if copy is False and not isinstance(obj, np.ndarray):
         raise ValueError(f"asarray: copy=False but {type(obj).__name__} must be copied")
     if isinstance(obj, (bool, int, float, complex)) and not isinstance(obj, np.generic):
         # A Python scalar literal: a constant of numpy's default dtype for it.
         if dtype is None:
-            return wrap(constant(obj))
-        return wrap(constant(np.asarray(obj, dtype=normalize_dtype(dtype))))
+            return as_ndarray(wrap(constant(obj)))
+        return as_ndarray(wrap(constant(np.asarray(obj, dtype=normalize_dtype(dtype)))))
     arr = np.asarray(obj, dtype=None if dtype is None else normalize_dtype(dtype))
     if isinstance(obj, np.ndarray) and copy is False and arr is not obj:
         raise ValueError("asarray: copy=False but converting the dtype needs a copy")
-    return wrap(bind(arr, copy=False if copy is False else (True if copy else None)))
+    return as_ndarray(wrap(bind(arr, copy=False if copy is False else (True if copy else None))))
+
+
+def as_ndarray(arr: Array) -> Array:
+    """``arr``, marked as made by an array constructor when it is 0-d: a 0-d
+    array, which in-place operators write into, not numpy's immutable scalar
+    that a computed 0-d result stands for (see ``Array._inplace``)."""
+    if arr._cur.type.ndim == 0:
+        arr._nd0 = True
+    return arr
 
 
 def _check_device(device: Any, func: str) -> None:

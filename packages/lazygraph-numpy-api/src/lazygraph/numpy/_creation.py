@@ -28,6 +28,7 @@ from lazygraph.numpy._array import Array
 from lazygraph.numpy._convert import (
     LITERAL_SIZE_LIMIT,
     _holds_lazy,
+    as_ndarray,
     as_tensor,
     as_variable,
     known_array,
@@ -188,14 +189,14 @@ def array(
         # Plain data: numpy's own constructor gives numpy's conversions and errors.
         data = np.array(object, dtype=dtype, order=order, ndmin=ndmin)
         if not isinstance(object, np.ndarray) and data.size <= LITERAL_SIZE_LIMIT:
-            return wrap(lt.constant(data))
-        return wrap(as_variable(data))
+            return as_ndarray(wrap(lt.constant(data)))
+        return as_ndarray(wrap(as_variable(data)))
     var = lt.as_tensor_variable(as_variable(object))
     if dtype is not None:
         var = lt.cast(var, np.dtype(dtype))
     if ndmin > var.ndim:
         var = lt.expand_dims(var, tuple(range(ndmin - var.ndim)))
-    return wrap(var)
+    return as_ndarray(wrap(var))
 
 
 def copy(a: ArrayLike, order: str | None = "K", subok: bool = False) -> Array:
@@ -206,7 +207,7 @@ def copy(a: ArrayLike, order: str | None = "K", subok: bool = False) -> Array:
     array([1, 2])
     """
     _check_order("copy", order)
-    return wrap(lt.copy(as_variable(a)))
+    return as_ndarray(wrap(lt.copy(as_variable(a))))
 
 
 def zeros(
@@ -227,8 +228,8 @@ def zeros(
     shape = shape_argument(shape)
     now = _zeros_now(shape, "float64" if dtype is None else dtype)
     if now is not None:
-        return now
-    return wrap(lt.zeros(shape, dtype=_dtype(dtype) or "float64"))
+        return as_ndarray(now)
+    return as_ndarray(wrap(lt.zeros(shape, dtype=_dtype(dtype) or "float64")))
 
 
 def ones(
@@ -245,7 +246,7 @@ def ones(
     array([1, 1, 1], dtype=int32)
     """
     _check_order("ones", order)
-    return wrap(lt.ones(shape_argument(shape), dtype=_dtype(dtype) or "float64"))
+    return as_ndarray(wrap(lt.ones(shape_argument(shape), dtype=_dtype(dtype) or "float64")))
 
 
 def empty(
@@ -266,8 +267,8 @@ def empty(
     shape = shape_argument(shape)
     now = _zeros_now(shape, "float64" if dtype is None else dtype)
     if now is not None:
-        return now
-    return wrap(lt.empty(shape, dtype=_dtype(dtype) or "float64"))
+        return as_ndarray(now)
+    return as_ndarray(wrap(lt.empty(shape, dtype=_dtype(dtype) or "float64")))
 
 
 def full(
@@ -289,7 +290,9 @@ def full(
     if isinstance(fill_value, (str, bytes)) and dtype is not None:
         # numpy parses a string fill value as the dtype asks ("1" -> 1, "x" -> ValueError).
         fill_value = np.asarray(fill_value, dtype=_dtype(dtype))
-    return wrap(lt.full(shape_argument(shape), as_variable(fill_value), dtype=_dtype(dtype)))
+    return as_ndarray(
+        wrap(lt.full(shape_argument(shape), as_variable(fill_value), dtype=_dtype(dtype)))
+    )
 
 
 def _like(
@@ -302,10 +305,10 @@ def _like(
     if shape is None and fill == 0 and isinstance(a, (Array, np.ndarray)) and None not in static:
         now = _zeros_now(static, a.dtype if dtype is None else dtype)
         if now is not None:
-            return now
+            return as_ndarray(now)
     x = lt.as_tensor_variable(as_variable(a))
     size = None if shape is None else shape_argument(shape)
-    return wrap(lt.full_like(x, as_variable(fill), dtype=_dtype(dtype), shape=size))
+    return as_ndarray(wrap(lt.full_like(x, as_variable(fill), dtype=_dtype(dtype), shape=size)))
 
 
 def zeros_like(

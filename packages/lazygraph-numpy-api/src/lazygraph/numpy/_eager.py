@@ -65,6 +65,7 @@ from lazygraph.numpy._expressions import (
     has_expression,
     keep_expression,
 )
+from lazygraph.numpy._fpstate import defer_report
 from lazygraph.tensor.advanced_subtensor import (
     AdvancedIncSubtensor,
     AdvancedSubtensor,
@@ -78,7 +79,7 @@ from lazygraph.tensor.cumulative import CumOp
 from lazygraph.tensor.dimshuffle import DimShuffle
 from lazygraph.tensor.elemwise import Elemwise
 from lazygraph.tensor.fft import FFT
-from lazygraph.tensor.fperrors import quiet
+from lazygraph.tensor.fperrors import collect, op_name, quiet, report, reporting
 from lazygraph.tensor.join import Join
 from lazygraph.tensor.linalg.decomp import Cholesky
 from lazygraph.tensor.linalg.solve import Det, Inv, Pinv, Solve
@@ -270,15 +271,16 @@ def _value(var: Variable, memo: dict[Variable, Any], depth: int) -> Any:
 
 def run_node(node: Apply, values: list[Any]) -> np.ndarray:
     """The value of a one-output ``node`` (one that :func:`_qualifies`) on its
-    inputs' ``values``: its Op's ``perform``, floating-point errors ignored as
-    in every backend, as a new array of the output's exact dtype."""
+    inputs' ``values``: its Op's ``perform``, floating-point errors reported
+    as numpy reports them (naming the Op), as a new array of the output's exact dtype."""
     storage: list[list[Any]] = [[None]]
-    op = node.op
-    if type(op) is Elemwise:
-        op.perform(node, values, storage)  # ignores floating-point errors itself
+    if reporting():
+        _, status = collect(node.op.perform, node, values, storage)
+        if status:
+            report(status, op_name(node.op))
     else:
         with quiet():
-            op.perform(node, values, storage)
+            node.op.perform(node, values, storage)
     out = storage[0][0]
     target = node.outputs[0].type.numpy_dtype  # type: ignore[attr-defined]
     if type(out) is not np.ndarray or out.dtype != target:
@@ -390,9 +392,13 @@ def elementwise(fn: Callable[..., Any], args: Sequence[Any]) -> Any:
     op, inner, size = lane
     if size > limit:  # (a broadcast larger than its operands: fused later)
         return None
-    got = op.perform_values(sig, raw, inner)
+    status = 0
+    if reporting():  # floating-point errors: numpy's report for this call
+        got, status = collect(op.perform_values, sig, raw, inner)
+    else:
+        got = op.perform_values(sig, raw, inner)
     if got is None:
-        return None
+        return None  # (the recording path computes, and reports, it)
     value, out_type, kept = got
     if undecided:  # (once per kind: decided kinds are not looked at again)
         _fastlane.learn(fn, args, op, inner, value)
@@ -404,7 +410,11 @@ def elementwise(fn: Callable[..., Any], args: Sequence[Any]) -> Any:
         value.setflags(write=False)
         var = _BIND_VALUE(value, out_type)
         keep_node(var, op, args)
+        if status:  # reported if the value itself is read, not a rule's form
+            defer_report(var, status, op_name(op))
         return _ARRAY(var)
+    if status:
+        report(status, op_name(op))
     if scalars:
         return value[()]
     value.flags.writeable = False

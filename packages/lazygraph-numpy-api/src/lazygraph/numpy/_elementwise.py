@@ -518,9 +518,12 @@ def clip(
         info = np.iinfo(x.dtype)
         lo = None if type(lo) is int and lo <= info.min else lo
         hi = None if type(hi) is int and hi >= info.max else hi
-    if lo is not None:
+    if lo is not None and hi is not None:
+        # one op, so that x keeps the whole gradient on the bounds (docs/gradients.md)
+        x = lt.clip(x, as_variable(lo), as_variable(hi))
+    elif lo is not None:
         x = lt.maximum(x, as_variable(lo))
-    if hi is not None:
+    elif hi is not None:
         x = lt.minimum(x, as_variable(hi))
     result = wrap(lt.copy(x) if lo is None and hi is None else x)
     if out is None and where is True:

@@ -260,7 +260,9 @@ def _chbevl(x: TensorVariable, coefficients: tuple[float, ...]) -> TensorVariabl
 def _i0(x: TensorVariable) -> TensorVariable:
     """numpy's i0 on a float tensor: |x|, then one Chebyshev series on [0, 8] and
     another above (NaN takes the second, as numpy's piecewise ``otherwise``)."""
-    a = lt.abs(x)
+    # |x| as x * (+-1): abs's zero subgradient at 0 would zero i0''(0) = 1/2
+    one = lt.ones((), dtype=x.dtype)
+    a = lt.multiply(x, lt.where(lt.less(x, 0), lt.negative(one), one))
     near = lt.less_equal(a, 8.0)
     # each series sees only the values it is used for (others get a safe stand-in),
     # so the unused one adds no inf or NaN to the gradient

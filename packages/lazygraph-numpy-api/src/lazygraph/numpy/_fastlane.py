@@ -16,7 +16,7 @@ meets only float, complex or ``int64`` arrays (numpy refuses an ``int`` out
 of a narrower type's range, where the graph wraps it), and the ufunc's own
 result on these operands has the lane's dtype and bytes. Every later call of
 that kind is then exactly the lane's: the same ufunc loop on the same values,
-floating-point errors ignored as in every backend. A value a stabilising rule
+floating-point errors reported as the lane reports them. A value a stabilising rule
 may read through (``exp(x)``; ``1 + x`` where a Python scalar operand is 1,
 asked per call) keeps its node as its expression, as the lane's does.
 
@@ -43,7 +43,8 @@ from typing import Any
 import numpy as np
 from lazygraph.compile.devices import devices as _devices
 from lazygraph.configuration import config
-from lazygraph.tensor.fperrors import call_quietly, quiet
+from lazygraph.numpy._fpstate import defer_report
+from lazygraph.tensor.fperrors import call_quietly, call_watched, collect, report, reporting
 from lazygraph.tensor.scalar import ScalarOp
 
 __all__: list[str] = []
@@ -149,13 +150,21 @@ def call(fn: Callable[..., Any], args: Sequence[Any]) -> Any:
                     return None  # the lane's recording raises numpy's error
                 if _size(shape) > limit:
                     return None
+    status = 0
     try:
-        out = call_quietly(ufunc, *values)
+        if reporting():  # floating-point errors: numpy's report for this call
+            out, status = collect(ufunc, *values)
+        else:
+            out = call_quietly(ufunc, *values)
     except Exception:  # (int ** negative int) the lane raises it, naming the call
         return None
     if type(out) is not np.ndarray:
         if not arrays:  # scalars only: numpy's scalar
-            return out if out.dtype == dtype else None
+            if out.dtype != dtype:
+                return None
+            if status:
+                report(status, ufunc.__name__)
+            return out
         out = np.asarray(out)
     if out.dtype != dtype:
         return None
@@ -163,7 +172,11 @@ def call(fn: Callable[..., Any], args: Sequence[Any]) -> Any:
     var = _BIND_VALUE(out, _TYPE_OF(name, out.shape))
     if kept:
         _KEEP_NODE(var, op, args)
+        if status:  # reported if the value itself is read, not a rule's form
+            defer_report(var, status, ufunc.__name__)
         return _ARRAY(var)  # (not _known: a lane reading it asks for its expression)
+    if status:
+        report(status, ufunc.__name__)
     arr = _ARRAY(var)
     arr._known = out
     return arr
@@ -210,8 +223,7 @@ def call_into(fn: Callable[..., Any], args: Sequence[Any], target: np.ndarray) -
             if v is not values[0] and np.may_share_memory(v, target):
                 return False
     try:
-        with quiet():
-            ufunc(*values, out=target)  # (raises before writing: shapes, casting)
+        call_watched(ufunc, *values, target)  # (raises before writing: shapes, casting)
     except Exception:
         return False
     return True

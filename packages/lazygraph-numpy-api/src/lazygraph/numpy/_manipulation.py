@@ -455,11 +455,17 @@ def tile(A: ArrayLike, reps: Any) -> Array:
 def pad(array: ArrayLike, pad_width: Any, mode: str = "constant", **kwargs: Any) -> Array:
     """``array`` padded by ``pad_width`` (``numpy.pad``; modes ``constant`` (with
     ``constant_values``), ``edge``, ``reflect``, ``symmetric``, ``wrap`` as the
-    tensor layer supports them).
+    tensor layer supports them; ``maximum``, ``minimum``, ``mean``, ``median``
+    (with ``stat_length``) and ``linear_ramp`` (with ``end_values``) built from
+    reductions and joins, axis by axis as numpy does).
 
     >>> pad([1, 2], (1, 2), constant_values=9).compute()
     array([9, 1, 2, 9, 9])
+    >>> pad([1.0, 2.0, 6.0], 2, mode="mean", stat_length=2).compute()
+    array([1.5, 1.5, 1. , 2. , 6. , 4. , 4. ])
     """
+    if mode in _PAD_STATS or mode == "linear_ramp":
+        return _pad_composed(as_tensor(array), pad_width, mode, kwargs)
     unknown = set(kwargs) - {"constant_values"}
     if unknown:
         raise UnsupportedArgumentsError(
@@ -469,3 +475,74 @@ def pad(array: ArrayLike, pad_width: Any, mode: str = "constant", **kwargs: Any)
     if values is not None and not isinstance(values, int | float | complex):
         values = np.asarray(values).tolist()
     return wrap(lt.pad(as_variable(array), pad_width, mode=mode, constant_values=values))
+
+
+def _pad_median(x: Any, axis: int) -> Any:
+    from lazygraph.numpy._statistical_order import median
+
+    return median(wrap(x), axis=axis, keepdims=True)._var
+
+
+_PAD_STATS = {
+    "maximum": lambda x, axis: lt.max(x, axis=axis, keepdims=True),
+    "minimum": lambda x, axis: lt.min(x, axis=axis, keepdims=True),
+    "mean": lambda x, axis: lt.mean(x, axis=axis, keepdims=True),
+    "median": _pad_median,
+}
+
+
+def _pad_composed(x: Any, pad_width: Any, mode: str, kwargs: dict[str, Any]) -> Array:
+    """numpy.pad's statistic and ramp modes: each axis in turn, the already padded
+    axes included in the statistic (numpy's order, so corners agree)."""
+    option = "end_values" if mode == "linear_ramp" else "stat_length"
+    unknown = set(kwargs) - {option}
+    if unknown:
+        raise ValueError(f"unsupported keyword arguments for mode '{mode}': {unknown}")
+    widths = np.asarray(pad_width)
+    if widths.dtype.kind not in "iu":
+        raise TypeError("`pad_width` must be of integral type.")
+    if widths.size == 0 or (widths < 0).any():
+        raise ValueError("index can't contain negative values")
+    widths = np.broadcast_to(widths, (x.ndim, 2)).tolist()
+    given = kwargs.get(option)
+    per_side = None if given is None else np.broadcast_to(np.asarray(given), (x.ndim, 2))
+    cur = x
+    for axis, (before, after) in enumerate(widths):
+        n = cur.type.shape[axis]
+        if n is None:
+            raise ValueError(f"pad: mode {mode!r} needs the length of axis {axis}")
+        if n == 0 and before + after > 0:
+            raise ValueError(
+                f"can't extend empty axis {axis} using modes other than 'constant' or 'empty'"
+            )
+        parts = []
+        for side, width in ((0, before), (1, after)):
+            if width == 0:
+                parts.append(None)
+                continue
+            edge = lt.take(cur, [0 if side == 0 else n - 1], axis=axis)
+            if mode == "linear_ramp":
+                end = 0 if per_side is None else per_side[axis, side]
+                shape = [1] * cur.ndim
+                shape[axis] = width
+                # numpy's linspace(end, edge, width, endpoint=False), reversed after
+                steps = np.arange(width, dtype="float64")
+                steps = (steps if side == 0 else steps[::-1]).reshape(shape)
+                step = lt.divide(lt.subtract(edge, end), width)
+                part = lt.add(lt.multiply(lt.constant(steps), step), end)
+                if np.dtype(cur.dtype).kind in "iu":
+                    part = lt.floor(part)  # numpy's integer linspace floors
+            else:
+                length = n if per_side is None else min(int(per_side[axis, side]), n)
+                if length == 0 and mode in ("maximum", "minimum"):
+                    raise ValueError("stat_length of 0 yields no value for padding")
+                index = list(range(length)) if side == 0 else list(range(n - length, n))
+                part = _PAD_STATS[mode](lt.take(cur, index, axis=axis), axis)
+                if np.dtype(cur.dtype).kind in "iu":
+                    part = lt.round(part)
+            target = list(lt.shape_tuple(cur))
+            target[axis] = width
+            parts.append(lt.broadcast_to(lt.cast(part, cur.dtype), tuple(target)))
+        pieces = [p for p in (parts[0], cur, parts[1]) if p is not None]
+        cur = lt.concatenate(pieces, axis=axis) if len(pieces) > 1 else cur
+    return wrap(cur)

@@ -7,9 +7,9 @@ builds a matrix of powers, is in :mod:`lazygraph.numpy._creation`.
 Coefficients stay lazy arrays. Where numpy's result length depends on the
 values (``polymul`` and ``poly1d`` drop leading zeros, ``polydiv`` drops a
 remainder's leading near-zeros, ``roots`` drops leading and trailing zeros),
-just those counts are computed (from the values when known). ``roots`` needs
-the eigenvalues of a general matrix, which have no lazy op: they are computed
-by numpy (``linalg.eigvals``'s fallback, which warns once).
+just those counts are computed (from the values when known). ``roots`` is
+not lazy: how many roots there are and whether they are real depend on the
+values, so numpy computes the companion matrix's eigenvalues.
 
 >>> polyadd([1, 2], [1, 0, 0]).compute()
 array([1, 1, 2])
@@ -299,19 +299,14 @@ def poly(seq_of_zeros: ArrayLike) -> Any:
 def roots(p: ArrayLike) -> Array:
     """The roots of the polynomial with coefficients ``p`` (``numpy.roots``: the
     eigenvalues of its companion matrix, then one zero per trailing zero
-    coefficient). Not lazy: the result's length and dtype depend on the values,
-    and eigenvalues of a general matrix are computed by numpy
-    (``linalg.eigvals``, which warns once that it is a numpy fallback).
+    coefficient). Not lazy: the result's length and dtype (real when every
+    root is, as numpy's) depend on the values, so numpy's ``linalg.eigvals``
+    computes them.
 
-    >>> import warnings
-    >>> with warnings.catch_warnings():
-    ...     warnings.simplefilter("ignore")
-    ...     r = roots([1.0, -3.0, 2.0])
+    >>> r = roots([1.0, -3.0, 2.0])
     >>> r.compute()
     array([2., 1.])
     """
-    from lazygraph.numpy import linalg
-
     _sequence(p, "roots")
     v = atleast_1d_tensor(p)
     if v.ndim != 1:
@@ -328,7 +323,7 @@ def roots(p: ArrayLike) -> Array:
     if size > 1:
         companion = np.diag(np.ones((size - 2,), value.dtype), -1)
         companion[0, :] = -value[1:] / value[0]
-        found = as_tensor(linalg.eigvals(companion))
+        found = as_tensor(np.linalg.eigvals(companion))
     else:
         found = lt.constant(np.array([]))
     return wrap(lt.concatenate([found, lt.zeros((trailing,), dtype=found.dtype)]))

@@ -34,7 +34,7 @@ import numpy as np
 from lazygraph.compile.devices import devices as _devices
 from lazygraph.configuration import config
 from lazygraph.graph.basic import Apply, Constant, Variable
-from lazygraph.tensor.fperrors import call_quietly
+from lazygraph.tensor.fperrors import call_watched
 
 __all__: list[str] = []
 
@@ -109,7 +109,7 @@ def _step(node: Apply) -> Callable[[list[Any]], np.ndarray] | None:
     target = node.outputs[0].type.numpy_dtype
 
     def step(ins: list[Any]) -> np.ndarray:
-        out = call_quietly(ufunc, *ins)
+        out = call_watched(ufunc, *ins)
         if type(out) is not np.ndarray:
             out = np.asarray(out)
         return out if out.dtype == target else out.astype(target)
@@ -120,10 +120,10 @@ def _step(node: Apply) -> Callable[[list[Any]], np.ndarray] | None:
 def _matmul_step(target: np.dtype[Any]) -> Callable[[list[Any]], np.ndarray]:
     """``MatMul.perform`` as a step: numpy's matmul, as a new array of the
     output's dtype (a 0-d array for two vectors), floating-point errors
-    ignored as in every backend."""
+    reported as numpy reports them."""
 
     def step(ins: list[Any]) -> np.ndarray:
-        return np.asarray(call_quietly(np.matmul, ins[0], ins[1]), dtype=target)
+        return np.asarray(call_watched(np.matmul, ins[0], ins[1]), dtype=target)
 
     return step
 

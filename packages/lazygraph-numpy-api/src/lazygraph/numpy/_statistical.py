@@ -23,7 +23,6 @@ import lazygraph.tensor as lt
 import numpy as np
 from lazygraph.numpy._array import Array
 from lazygraph.numpy._convert import as_axis, as_tensor, as_variable, wrap
-from lazygraph.numpy._errors import UnsupportedArgumentsError
 from lazygraph.numpy._ufunc import ArrayLike, DTypeLike, accepts_out
 from lazygraph.tensor.shape import normalize_axes
 
@@ -444,14 +443,16 @@ def cov(
 ) -> Array:
     """The covariance matrix of the variables in the rows of ``m`` (columns when
     ``rowvar=False``), with ``y``'s variables appended (``numpy.cov``; divides by
-    ``N - 1``, or ``N`` with ``bias``, or ``N - ddof``).
+    ``N - 1``, or ``N`` with ``bias``, or ``N - ddof``). ``fweights`` (integer
+    repeat counts) and ``aweights`` (importance weights) weight the
+    observations as numpy's do.
 
     >>> cov([[0.0, 1.0, 2.0], [2.0, 1.0, 0.0]]).compute()
     array([[ 1., -1.],
            [-1.,  1.]])
+    >>> float(cov([0.0, 1.0, 2.0], aweights=[1.0, 1.0, 2.0]).compute().round(4))
+    1.1
     """
-    if fweights is not None or aweights is not None:
-        raise UnsupportedArgumentsError("cov: fweights and aweights are not supported by lazygraph")
     x = as_tensor(m)
     if x.ndim > 2:
         raise ValueError("m has more than 2 dimensions")
@@ -477,12 +478,52 @@ def cov(
         x = lt.concatenate([x, w], axis=0)
     if ddof is None:
         ddof = 0 if bias else 1
-    count = lt.shape_tuple(x)[1]
-    centered = lt.subtract(x, lt.mean(x, axis=1, keepdims=True))
-    fact = lt.maximum(lt.subtract(count, ddof), 0)
-    product = lt.matmul(centered, lt.conj(lt.transpose(centered)))
+    weights = _cov_weights(fweights, aweights, x.type.shape[1])
+    if weights is None:
+        count = lt.shape_tuple(x)[1]
+        centered = lt.subtract(x, lt.mean(x, axis=1, keepdims=True))
+        fact = lt.maximum(lt.subtract(count, ddof), 0)
+        product = lt.matmul(centered, lt.conj(lt.transpose(centered)))
+    else:
+        w, aw = weights
+        w_sum = lt.sum(w)
+        avg = lt.divide(lt.sum(lt.multiply(x, w), axis=1, keepdims=True), w_sum)
+        if ddof == 0:
+            fact = w_sum
+        elif aw is None:
+            fact = lt.subtract(w_sum, ddof)
+        else:
+            fact = lt.subtract(w_sum, lt.divide(lt.multiply(ddof, lt.sum(w * aw)), w_sum))
+        fact = lt.maximum(fact, 0)
+        centered = lt.subtract(x, avg)
+        product = lt.matmul(centered, lt.conj(lt.transpose(lt.multiply(centered, w))))
     result = lt.divide(product, lt.cast(fact, lt.real(product).dtype))
     return wrap(lt.squeeze(result))
+
+
+def _cov_weights(fweights: Any, aweights: Any, n: int | None) -> tuple[Any, Any] | None:
+    """``(w, aweights)`` for cov: the product of the weights given, float64 (numpy's
+    checks on their dtype, shape and, where known now, signs); None without any."""
+    if fweights is None and aweights is None:
+        return None
+    w = aw = None
+    for name, given in (("fweights", fweights), ("aweights", aweights)):
+        if given is None:
+            continue
+        v = as_tensor(given)
+        if name == "fweights" and np.dtype(v.dtype).kind not in "biu":
+            raise TypeError("fweights must be integer")
+        if v.ndim != 1:
+            raise RuntimeError(f"cannot handle multidimensional {name}")
+        if n is not None and v.type.shape[0] not in (None, n):
+            raise RuntimeError(f"incompatible numbers of samples and {name}")
+        if not isinstance(given, Array) and np.any(np.asarray(given) < 0):
+            raise ValueError(f"{name} cannot be negative")
+        v = lt.cast(v, "float64")
+        if name == "aweights":
+            aw = v
+        w = v if w is None else lt.multiply(w, v)
+    return w, aw
 
 
 def corrcoef(

@@ -270,7 +270,7 @@ class Transformed:
                     f"{self._name}: {getattr(self._fun, '__name__', 'the function')} needs "
                     "the value of an argument while it is traced (float(x), if x > 0:, "
                     "x.tolist(), ...); only dtypes and shapes are known then. Pass that "
-                    "argument through static_argnums, or compute it outside"
+                    f"argument through static_argnums, or compute it outside ({exc})"
                 ) from exc
             raise
         out_leaves, out_tree = flatten(result, is_leaf=_is_lazy)
@@ -571,17 +571,49 @@ def _spread(spec: Any, treedef: Any, name: str) -> list[Any]:
     )
 
 
+def _complex_cost(out: Any, wrt: list[Variable], holomorphic: bool, name: str) -> Variable:
+    """The cost of ``grad``/``value_and_grad``: a 0-d float, or with
+    ``holomorphic=True`` a 0-d complex of complex arguments (JAX's rules)."""
+    if not holomorphic:
+        cost = _as_output(out)
+        if cost.type.ndim == 0 and np.dtype(cost.type.dtype).kind == "c":
+            raise TypeError(
+                f"{name} requires real-valued outputs (a floating dtype), but got "
+                f"{cost.type.dtype}; for holomorphic differentiation pass holomorphic=True"
+            )
+        return _scalar_cost(out, name)
+    for var in wrt:
+        if np.dtype(var.type.dtype).kind != "c":
+            raise TypeError(
+                f"{name} with holomorphic=True requires inputs with complex dtype, but got "
+                f"{var.type.dtype}"
+            )
+    cost = _as_output(out)
+    if cost.type.ndim != 0:
+        raise TypeError(
+            f"{name}: gradient only defined for scalar-output functions; the output had "
+            f"shape {cost.type.shape}"
+        )
+    if np.dtype(cost.type.dtype).kind != "c":
+        raise TypeError(
+            f"{name} with holomorphic=True requires outputs with complex dtype, but got "
+            f"{cost.type.dtype}"
+        )
+    return cost
+
+
 def value_and_grad(
     fun: Callable[..., Any],
     argnums: int | Sequence[int] = 0,
     has_aux: bool = False,
     *,
+    holomorphic: bool = False,
     mode: Any = None,
 ) -> Transformed:
     """A function returning ``(fun(...), grad(fun)(...))``, computed together.
 
     With ``has_aux=True``, ``fun`` returns ``(value, aux)`` and the result is
-    ``((value, aux), gradient)``.
+    ``((value, aux), gradient)``. ``holomorphic`` as in :func:`grad`.
 
     >>> import numpy as np
     >>> import lazygraph
@@ -594,7 +626,7 @@ def value_and_grad(
     def build(f: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
         wrt, wrt_tree = _wrt(args, argnums, "value_and_grad")
         out, aux = _split_aux(f(*args, **kwargs), has_aux, "value_and_grad")
-        cost = _scalar_cost(out, "value_and_grad")
+        cost = _complex_cost(out, wrt, holomorphic, "value_and_grad")
         grads = unflatten(wrt_tree, _grads(cost, wrt))
         return ((cost, aux) if has_aux else cost), grads
 
@@ -606,6 +638,7 @@ def grad(
     argnums: int | Sequence[int] = 0,
     has_aux: bool = False,
     *,
+    holomorphic: bool = False,
     mode: Any = None,
 ) -> Transformed:
     """The gradient of the scalar-valued ``fun`` with respect to argument
@@ -617,6 +650,11 @@ def grad(
     ``(gradient, aux)``). Integer or boolean arguments cannot be
     differentiated (``TypeError``).
 
+    Complex numbers follow JAX's convention: for a complex argument
+    ``z = x + iy`` the gradient of a real ``fun`` is ``dfun/dx - i dfun/dy``.
+    A complex-valued ``fun`` needs ``holomorphic=True`` (and complex
+    arguments); its gradient is then the complex derivative ``fun'(z)``.
+
     >>> import numpy as np
     >>> import lazygraph
     >>> import lazygraph.numpy as lnp
@@ -625,12 +663,16 @@ def grad(
     >>> g = lazygraph.grad(loss)({"w": np.array(0.0), "b": np.array(0.0)}, np.arange(3.0))
     >>> g["w"], g["b"]
     (array(3.), array(3.))
+    >>> lazygraph.grad(lambda z: lnp.abs(z) ** 2)(np.array(3 + 4j))
+    array(6.-8.j)
+    >>> lazygraph.grad(lambda z: z**3, holomorphic=True)(np.array(1 + 1j))
+    array(0.+6.j)
     """
 
     def build(f: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
         wrt, wrt_tree = _wrt(args, argnums, "grad")
         out, aux = _split_aux(f(*args, **kwargs), has_aux, "grad")
-        cost = _scalar_cost(out, "grad")
+        cost = _complex_cost(out, wrt, holomorphic, "grad")
         grads = unflatten(wrt_tree, _grads(cost, wrt))
         return (grads, aux) if has_aux else grads
 

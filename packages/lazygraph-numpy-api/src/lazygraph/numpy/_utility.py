@@ -15,6 +15,7 @@ import lazygraph.tensor as lt
 import numpy as np
 from lazygraph.numpy._array import Array
 from lazygraph.numpy._convert import as_axis, as_variable, wrap
+from lazygraph.numpy._fpstate import errstate
 from lazygraph.numpy._ufunc import ArrayLike, accepts_out
 from lazygraph.tensor.shape import normalize_axis
 
@@ -38,9 +39,8 @@ __all__ = [
     "trapezoid",
 ]
 
-# numpy's own: lazy arrays print through numpy, and computing runs numpy kernels
-# (python backend) under numpy's floating-point error state.
-errstate = np.errstate
+# numpy's own: lazy arrays print through numpy; numpy's floating-point error
+# state is read where values are computed (errstate: see _fpstate).
 seterr = np.seterr
 geterr = np.geterr
 printoptions = np.printoptions

@@ -6,8 +6,9 @@ Each function converts its arguments, calls the strict ``lazygraph.tensor.linalg
 function and wraps the result. Errors are numpy's: a 1-d or non-square input
 raises ``LinAlgError`` when the graph is built (if its static shape shows it);
 a singular matrix raises ``LinAlgError`` when the result is computed.
-``eig`` and ``eigvals`` (general, non-symmetric matrices: complex results) are
-not lazy: they compute their input, call numpy and wrap numpy's result.
+``eig`` and ``eigvals`` (general, non-symmetric matrices) keep numpy's
+value-dependent dtype when their input's value is known, and are otherwise lazy
+and complex, as in JAX (see :func:`eig`).
 
 >>> import numpy as np
 >>> import lazygraph.numpy as lnp
@@ -31,6 +32,7 @@ from lazygraph.numpy._errors import name_public_errors
 from lazygraph.tensor.variable import TensorVariable
 
 __all__ = [
+    "EigResult",
     "EighResult",
     "LinAlgError",
     "QRResult",
@@ -75,6 +77,13 @@ LinAlgError = np.linalg.LinAlgError
 test = np.linalg.test
 
 L = lt.linalg
+
+
+class EigResult(NamedTuple):
+    """``eig``'s result, as numpy's: the eigenvalues and right eigenvectors."""
+
+    eigenvalues: Array
+    eigenvectors: Array
 
 
 class EighResult(NamedTuple):
@@ -228,46 +237,78 @@ def qr(x: Any, /, mode: str = "reduced") -> QRResult | Array:
     return QRResult(wrap(q), wrap(r))
 
 
-def _fallback(name: str, *args: Any) -> Any:
-    """numpy.linalg's ``name`` on the computed arguments, its result wrapped (the
-    shared numpy fallback: warns once, or raises, per ``config.on_numpy_fallback``)."""
-    from lazygraph.numpy._interop import numpy_fallback
+def _value_now(a: TensorVariable) -> np.ndarray | None:
+    """The value of ``a`` if lazygraph.numpy may read it now (a constant, or data
+    from numpy, with eager evaluation on), else None (a graph, or a traced
+    argument)."""
+    from lazygraph.configuration import config
+    from lazygraph.graph.basic import Constant
+    from lazygraph.numpy._eager import known_value
 
-    reason = " (general eigen-decompositions are complex with a data-dependent dtype)"
-    return numpy_fallback(getattr(np.linalg, name), f"numpy.linalg.{name}", args, {}, reason)
+    if config.eager_max_elements <= 0:
+        return None
+    if isinstance(a, Constant):
+        return np.asarray(a.data)
+    return known_value(a) if a.owner is None else None
 
 
-def eig(x: Any, /) -> Any:
-    """numpy.linalg.eig, not lazy: general (non-symmetric) matrices have complex
-    eigen-decompositions whose dtype depends on the data, so the input is
-    computed, numpy called and its ``(eigenvalues, eigenvectors)`` wrapped (with
-    a ``LazygraphFallbackWarning`` once). Use :func:`eigh` for symmetric matrices.
+def eig(x: Any, /) -> EigResult:
+    """Eigenvalues and right eigenvectors (unit norm) of general square matrices,
+    in numpy's (LAPACK's) order.
+
+    The dtype of numpy's result depends on the values: real when every
+    eigenvalue is real (for a real input), else complex. When ``x``'s value is
+    known at the call (numpy data, a small array computed at once) and eager
+    evaluation is on (``config.eager_max_elements > 0``), numpy's dtype is kept
+    and the result computed at once. Otherwise, as inside
+    :func:`lazygraph.grad` and :func:`lazygraph.jit` or for a large lazy input,
+    the result is a lazy graph and always complex (complex64 for float32
+    inputs, complex128 otherwise), as in JAX; ``grad`` goes through it (JAX's
+    complex convention; eigenvalues must be distinct, and only functions of the
+    eigenvectors that do not depend on their phase have a gradient).
 
     >>> import numpy as np
-    >>> import warnings
     >>> import lazygraph.numpy as lnp
-    >>> with warnings.catch_warnings():
-    ...     warnings.simplefilter("ignore")
-    ...     w, v = lnp.linalg.eig(np.diag([1.0, 2.0]))
+    >>> w, v = lnp.linalg.eig(np.diag([1.0, 2.0]))
     >>> w.compute()
     array([1., 2.])
+    >>> w, v = lnp.linalg.eig(np.array([[0.0, -1.0], [1.0, 0.0]]))
+    >>> w.compute()
+    array([0.+1.j, 0.-1.j])
     """
-    return _fallback("eig", x)
+    a = L.as_matrix_stack(_var(x), "eig")
+    value = _value_now(a)
+    if value is not None:
+        from lazygraph.numpy._convert import known_array
+
+        w, v = np.linalg.eig(value)
+        return EigResult(known_array(w), known_array(v))
+    w, v = L.eig(a)
+    return EigResult(wrap(w), wrap(v))
 
 
 def eigvals(x: Any, /) -> Array:
-    """numpy.linalg.eigvals, not lazy (see :func:`eig`).
+    """The eigenvalues of general square matrices, in numpy's order; dtype as in
+    :func:`eig` (numpy's when ``x``'s value is known, else complex).
 
     >>> import numpy as np
-    >>> import warnings
+    >>> import lazygraph
     >>> import lazygraph.numpy as lnp
-    >>> with warnings.catch_warnings():
-    ...     warnings.simplefilter("ignore")
-    ...     w = lnp.linalg.eigvals(np.diag([1.0, 2.0]))
-    >>> w.compute()
-    array([1., 2.])
+    >>> lnp.linalg.eigvals(np.array([[2.0, 1.0], [0.0, 3.0]])).compute()
+    array([2., 3.])
+    >>> def trace_of_square(a):
+    ...     return lnp.real(lnp.sum(lnp.linalg.eigvals(a) ** 2))
+    >>> lazygraph.grad(trace_of_square)(np.array([[1.0, 2.0], [3.0, 4.0]]))  # 2 a.T
+    array([[2., 6.],
+           [4., 8.]])
     """
-    return _fallback("eigvals", x)  # type: ignore[no-any-return]
+    a = L.as_matrix_stack(_var(x), "eigvals")
+    value = _value_now(a)
+    if value is not None:
+        from lazygraph.numpy._convert import known_array
+
+        return known_array(np.linalg.eigvals(value))
+    return wrap(L.eigvals(a))
 
 
 # -- inverses, solves, determinants ------------------------------------------------

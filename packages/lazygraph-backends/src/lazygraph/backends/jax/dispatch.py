@@ -73,6 +73,10 @@ HOST_BY_DESIGN: dict[str, str] = {
         "each eigenvector's sign (phase) is LAPACK's choice; XLA's eigensolver picks "
         "others, so only numpy gives numpy's vectors"
     ),
+    "eig": (
+        "XLA's general eigensolver runs on the CPU only, and numpy's eigenvalue order "
+        "and eigenvector phases are LAPACK geev's"
+    ),
     "svd vectors": (
         "each singular vector's sign (phase) is LAPACK's choice; XLA's SVD picks "
         "others, so only numpy gives numpy's U and Vh"
@@ -201,6 +205,7 @@ def _ensure_registered() -> None:
     # Importing the op-family modules registers their lowerings.
     from lazygraph.backends.jax import (  # noqa: F401
         blas,
+        control,
         creation,
         elemwise,
         fft,

@@ -1,11 +1,12 @@
-"""JAX lowerings: ``inv``, ``solve``, ``det``, ``slogdet``, ``pinv``,
-``cholesky`` and the value-only ``eigvalsh`` / ``svdvals``.
+"""JAX lowerings: ``inv``, ``solve``, ``det`` (and the adjugate of its gradient),
+``slogdet``, ``pinv``, ``cholesky`` and the value-only ``eigvalsh`` / ``svdvals``.
 
 numpy raises ``LinAlgError`` for a singular or non positive-definite matrix
 where LAPACK inside XLA returns inf/NaN: the compiled function checks the
 result and raises the same error after the call. Decompositions whose vectors
-are only defined up to sign or phase (``eigh``, ``svd`` with vectors, ``qr``)
-and ``lstsq`` run on the host through numpy, so they agree with numpy exactly.
+are only defined up to sign or phase (``eigh``, ``svd`` with vectors, ``qr``),
+the general ``eig`` / ``eigvals`` and ``lstsq`` run on the host through numpy,
+so they agree with numpy exactly.
 
 >>> import numpy as np
 >>> import lazygraph, lazygraph.tensor as lt
@@ -27,8 +28,8 @@ import numpy as np
 
 from lazygraph.backends.jax.dispatch import Context, Unsupported, register
 from lazygraph.graph.basic import Apply
-from lazygraph.tensor.linalg.decomp import SVD, Cholesky, Eigh
-from lazygraph.tensor.linalg.solve import Det, Inv, Pinv, SlogDet, Solve
+from lazygraph.tensor.linalg.decomp import SVD, Cholesky, Eig, Eigh
+from lazygraph.tensor.linalg.solve import Adjugate, Det, Inv, Pinv, SlogDet, Solve
 
 __all__: list[str] = []
 
@@ -79,6 +80,29 @@ def _det(op: Det, node: Apply, ctx: Context) -> Fn:
 
     def run(x: Any) -> list[Any]:
         return [jnp.linalg.det(jnp.asarray(x).astype(dtype))]
+
+    return run
+
+
+@register(Adjugate)
+def _adjugate(op: Adjugate, node: Apply, ctx: Context) -> Fn:
+    # The python perform's formula: det(U) det(Vh) V diag(p) U^H, p_i the product
+    # of the other singular values (NaN in, NaN out: XLA's SVD does not raise).
+    dtype = _dtype(node)
+
+    def run(x: Any) -> list[Any]:
+        x = jnp.asarray(x).astype(dtype)
+        if x.shape[-1] == 0:
+            return [x]
+        u, s, vh = jnp.linalg.svd(x)
+        ones = jnp.ones_like(s[..., :1])
+        before = jnp.cumprod(jnp.concatenate([ones, s[..., :-1]], axis=-1), axis=-1)
+        after = jnp.cumprod(jnp.concatenate([ones, s[..., :0:-1]], axis=-1), axis=-1)
+        p = (before * after[..., ::-1]).astype(dtype)
+        phase = jnp.linalg.det(u) * jnp.linalg.det(vh)
+        v = jnp.conj(jnp.swapaxes(vh, -1, -2)) * p[..., None, :]
+        out = jnp.matmul(v, jnp.conj(jnp.swapaxes(u, -1, -2)), precision=jax.lax.Precision.HIGHEST)
+        return [phase[..., None, None] * out]
 
     return run
 
@@ -139,6 +163,11 @@ def _eigh(op: Eigh, node: Apply, ctx: Context) -> Fn:
         return [jnp.linalg.eigh(x, UPLO=op.UPLO, symmetrize_input=False)[0]]
 
     return run
+
+
+@register(Eig)
+def _eig(op: Eig, node: Apply, ctx: Context) -> Fn:
+    raise Unsupported("the general eig runs through numpy", "eig")
 
 
 @register(SVD)

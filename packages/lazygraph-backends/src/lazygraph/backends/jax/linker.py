@@ -37,6 +37,7 @@ from lazygraph.compile.backends import op_label
 from lazygraph.configuration import config
 from lazygraph.graph.basic import Apply, Constant, Variable
 from lazygraph.graph.fg import FunctionGraph
+from lazygraph.tensor.fperrors import collect, discard_hardware, note_unseen
 
 __all__ = ["JaxFallbackWarning", "compile_graph"]
 
@@ -170,6 +171,7 @@ def _classify(fgraph: FunctionGraph) -> tuple[list[_Step], set[Variable]]:
             except Unsupported as exc:
                 _host_step(node, str(exc), exc.by_design)
         fold = fn is not None and all(_small_static_shape(o) for o in node.outputs)
+        fold = fold and node.op.do_constant_folding(fgraph, node)  # (a loop: never on the host)
         if fn is not None and getattr(fn, "static_outputs", False):
             static.update(node.outputs)  # shapes: known while tracing
         elif fold and all(v in static for v in node.inputs):
@@ -257,7 +259,8 @@ def _trace_segment(seg: _Segment, flat: bool = False) -> Callable[..., Any]:
             # inputs not in env are constants
             values = [_value(env, v) for v in node.inputs]
             if step.fold and all(map(_is_concrete, values)):
-                outs = _perform(node, values)
+                # (folded while tracing, once: its errors are not this call's)
+                outs = collect(_perform, node, values)[0]
             else:
                 try:
                     outs = step.fn(*values)  # type: ignore[misc]
@@ -311,6 +314,9 @@ class _Program:
         env: dict[Variable, Any] = dict(zip(self.inputs, args, strict=True))
         fresh: set[Variable] = set()  # results XLA made on this call, read by nobody else
         on_device = jax.default_device(device) if device is not None else contextlib.nullcontext()
+        # XLA computes on threads of its own (and sometimes this one): a watcher
+        # looks at the results instead of at flags, the same way every call
+        note_unseen()
         with jax.enable_x64(True), on_device:
             for seg, hosts in zip(self.segments, self.hosts, strict=True):
                 if seg.steps:
@@ -350,6 +356,7 @@ class _Program:
                     if device is not None:  # later computations on it stay there
                         _device.place(arr, device, value if isinstance(value, jax.Array) else None)
                     out.append(arr)
+        discard_hardware()  # (whatever XLA left on this thread: see note_unseen above)
         return out
 
 

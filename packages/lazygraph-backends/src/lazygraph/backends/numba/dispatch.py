@@ -115,6 +115,7 @@ def _ensure_registered() -> None:
     from lazygraph.backends.numba import (  # noqa: F401
         advanced,
         blas,
+        control,
         creation,
         cumulative,
         elemwise,

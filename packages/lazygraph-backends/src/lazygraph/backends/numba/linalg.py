@@ -1,5 +1,5 @@
-"""Lowerings of the linalg ops (``Inv``, ``Solve``, ``Det``, ``SlogDet``, ``Pinv``,
-``Lstsq``, ``Cholesky``, ``Eigh``, ``SVD``, ``QR``): kernels that call numpy's
+"""Lowerings of the linalg ops (``Inv``, ``Solve``, ``Det``, ``Adjugate``, ``SlogDet``,
+``Pinv``, ``Lstsq``, ``Cholesky``, ``Eigh``, ``Eig``, ``SVD``, ``QR``): kernels that call numpy's
 own ``numpy.linalg`` (the Op's ``perform``) from an ``objmode`` block, so the
 graph stays one compiled function and the results are numpy's bit for bit.
 
@@ -35,8 +35,8 @@ import numpy as np
 
 from lazygraph.backends.numba.dispatch import numba_funcify
 from lazygraph.graph.basic import Apply, Op
-from lazygraph.tensor.linalg.decomp import QR, SVD, Cholesky, Eigh
-from lazygraph.tensor.linalg.solve import Det, Inv, Lstsq, Pinv, SlogDet, Solve
+from lazygraph.tensor.linalg.decomp import QR, SVD, Cholesky, Eig, Eigh
+from lazygraph.tensor.linalg.solve import Adjugate, Det, Inv, Lstsq, Pinv, SlogDet, Solve
 
 __all__ = ["OBJMODE_JIT", "objmode_source", "run_perform"]
 
@@ -148,5 +148,5 @@ def _funcify_objmode(op: Op, node: Apply) -> str:
     return objmode_source(op, node)
 
 
-for _cls in (Inv, Solve, Det, SlogDet, Pinv, Lstsq, Cholesky, Eigh, SVD, QR):
+for _cls in (Inv, Solve, Det, Adjugate, SlogDet, Pinv, Lstsq, Cholesky, Eigh, Eig, SVD, QR):
     numba_funcify.register(_cls)(_funcify_objmode)

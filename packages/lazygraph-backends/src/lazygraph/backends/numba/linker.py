@@ -28,7 +28,9 @@ of :mod:`.background`) the kernel compiles on the worker thread of
 :mod:`.background`, as do multithreaded variants and graph functions. Until
 every kernel of a graph is ready, its calls check argument types before each
 kernel call (a few µs per node); the first call that finds them all ready ends
-that. With it off, kernels compile at their first call, on the calling thread.
+that. With it off, kernels compile at their first call, on the calling thread,
+as a loop's kernel always does (its Op says ``slow_perform``: the perform of a
+``Scan`` or ``While`` interprets the body step by step, slower than the compile).
 
 Threads: a node whose inputs have :data:`PARALLEL_MIN_SIZE` elements or more
 runs its multithreaded kernel when it has one (elementwise loops and
@@ -70,6 +72,7 @@ from lazygraph.configuration import config
 from lazygraph.graph.basic import Apply, Constant, Variable
 from lazygraph.graph.fg import FunctionGraph
 from lazygraph.tensor.elemwise import Elemwise
+from lazygraph.tensor.fperrors import collect_hardware, note_unseen, watched
 from lazygraph.tensor.reduction import Reduce
 
 __all__ = [
@@ -151,6 +154,7 @@ class Kernel:
         "charged",
         "chooser",
         "fn",
+        "foreground",
         "interpreted",
         "key",
         "node",
@@ -165,6 +169,11 @@ class Kernel:
         # linalg.objmode_source) runs that Python node by node: nothing to
         # compile until a graph function calls ``fn``
         self.interpreted: Callable[..., Sequence[Any]] | None = interpreted
+        # a node whose perform is far slower than its compile (a loop Op's
+        # perform interprets its body step by step: a 10,000-step scan takes
+        # seconds) compiles on the calling thread at its first call, never runs
+        # its perform while the kernel compiles in the background
+        self.foreground = bool(getattr(node.op, "slow_perform", False))
         self._parallel: background.Slot | None = None
         self.parallel_key: str | None = None
         blocked = blocked_runner(node)
@@ -220,7 +229,7 @@ class Kernel:
         while it is pending, None once it has failed (:attr:`failure`). The
         caller adds the time ``perform`` then takes to :attr:`charged`'s
         seconds."""
-        if self.interpreted is not None:
+        if self.interpreted is not None or self.foreground:
             return True
         loop = self._flat_loop() if self._flat is not False else None
         if loop is not None and loop.prepare(values, config.numba_flat_max_elements):
@@ -298,6 +307,8 @@ class Kernel:
             return self.interpreted(*values)
         with _threads() as parallel:
             fn = (self.parallel(values) if parallel else None) or self.fn
+            if fn is not self.fn:
+                note_unseen()  # its threads' floating-point flags cannot be read
             return fn(*values)  # type: ignore[no-any-return]
 
     def parallel(self, values: Sequence[Any] = ()) -> Any:
@@ -700,6 +711,7 @@ def _node_by_node(
         for slot, value in zip(input_slots, args, strict=True):
             values[slot] = value
         check = checking[0]
+        flags = watched()  # a watcher wants each kernel's floating-point flags
         complete = True
         for step, free in zip(steps, dead, strict=True):
             node, kernel, ins, outs, row = step
@@ -731,6 +743,8 @@ def _node_by_node(
                     _warn_fallback(node, f"its kernel does not compile: {type(exc).__name__}")
                     step[1] = None
                     kernel = None
+                if flags:  # (before a numpy ufunc call clears them)
+                    collect_hardware()
             if kernel is None:
                 results = _numpy_of(node)(*in_values)
                 if charged is not None:  # the cost model: what the kernel could save

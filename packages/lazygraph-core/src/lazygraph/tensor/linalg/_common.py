@@ -67,6 +67,31 @@ def mT(x: Any) -> Any:
     return lt().matrix_transpose(x)
 
 
+def is_complex(x: Any) -> bool:
+    return x.type.numpy_dtype.kind == "c"  # type: ignore[no-any-return]
+
+
+def conj(x: Any) -> Any:
+    """``conj(x)``, and ``x`` itself when it is real (no op in the graph)."""
+    return lt().conj(x) if is_complex(x) else x
+
+
+def mH(x: Any) -> Any:
+    """The conjugate transpose of the last two axes (the transpose when real)."""
+    return conj(mT(x))
+
+
+def known_zero(g: Any) -> bool:
+    """Whether the gradient ``g`` is the zeros the gradient machinery hands an
+    ``L_op`` for an output nothing reads (a zero constant, or zeros allocated)."""
+    from lazygraph.graph.basic import Constant
+    from lazygraph.tensor.broadcast import Alloc
+
+    if g.owner is not None and isinstance(g.owner.op, Alloc):
+        g = g.owner.inputs[0]
+    return isinstance(g, Constant) and not np.any(g.data)
+
+
 def col(v: Any) -> Any:
     """``v[..., :, None]``."""
     return lt().expand_dims(v, -1)
@@ -94,12 +119,14 @@ def diag_part(x: Any) -> Any:
 
 def triangle_read_grad(g: Any, lower: bool = True) -> Any:
     """The gradient with respect to a matrix of which only one triangle is read
-    (and mirrored), from the gradient ``g`` with respect to the symmetric matrix
-    it stands for: off-diagonal entries collect both ``g[i, j]`` and ``g[j, i]``."""
+    (and mirrored), from the gradient ``g`` with respect to the symmetric
+    (Hermitian) matrix it stands for: an off-diagonal entry collects ``g[i, j]``
+    and ``conj(g[j, i])``; a diagonal entry is ``Re(g[i, i])``, as LAPACK reads
+    only the real part of a Hermitian matrix's diagonal."""
     t = lt()
-    s = t.add(g, mT(g))
+    s = t.add(g, mH(g))
     tri = t.tril(s) if lower else t.triu(s)
-    return t.subtract(tri, diag_part(g))
+    return t.subtract(tri, t.multiply(0.5, diag_part(s)))
 
 
 def grad_for(g: Any, x: Variable) -> Any:

@@ -3,7 +3,10 @@ and ``lstsq``, batched over leading axes as in numpy.linalg.
 
 A singular matrix raises numpy's ``LinAlgError`` when computed; a non-square or
 1-d input raises it when the graph is built, if the static shape shows it.
-Gradients assume an invertible (for ``pinv`` and ``lstsq``: full-rank) matrix.
+Gradients, for real and complex inputs with JAX's convention, assume an
+invertible (for ``pinv`` and ``lstsq``: full-rank) matrix, except ``det``'s,
+which is the cofactor matrix (:class:`Adjugate`) for singular matrices too, and
+that of a real matrix's ``slogdet`` sign, which is 0.
 """
 
 from __future__ import annotations
@@ -19,19 +22,25 @@ from lazygraph.tensor.linalg._common import (
     as_matrix_stack,
     batch_of,
     col,
+    conj,
+    eye_like,
     grad_for,
+    is_complex,
     is_discrete,
+    known_zero,
     linalg_dtype,
     lt,
+    mH,
     mT,
     no_grad,
-    not_implemented,
     real_dtype,
+    row,
 )
 from lazygraph.tensor.type import TensorType
 from lazygraph.tensor.variable import TensorVariable, as_tensor_variable
 
 __all__ = [
+    "Adjugate",
     "Det",
     "Inv",
     "Lstsq",
@@ -190,13 +199,72 @@ class Det(Op):
         return [tuple(input_shapes[0][:-2])]
 
     def L_op(self, inputs: Sequence[Any], outputs: Sequence[Any], output_grads: Any) -> list[Any]:
-        # d det(A) = det(A) tr(A^-1 dA): A-bar = g det(A) A^-T (A invertible).
+        # d det(A) = tr(adj(A) dA) (det(A) A^-1 when invertible): A-bar = g adj(A)^T,
+        # the cofactor matrix, also for singular A.
         t = lt()
         (x,) = inputs
         if is_discrete(x):
             return [no_grad()]
-        scale = col(col(t.multiply(output_grads[0], outputs[0])))
-        return [t.multiply(scale, mT(inv(x)))]
+        return [t.multiply(col(col(output_grads[0])), mT(Adjugate()(x)))]
+
+
+def _adjugate(a: np.ndarray) -> np.ndarray:
+    """The adjugate of each matrix of a finite stack, from its SVD ``a = U S Vh``:
+    ``adj(a) = det(U) det(Vh) V diag(p) U^H`` with ``p_i`` the product of the
+    singular values other than ``s_i`` (no division: exact for singular ``a``)."""
+    if a.shape[-1] == 0:
+        return a.copy()
+    u, s, vh = np.linalg.svd(a)
+    ones = np.ones((*s.shape[:-1], 1), dtype=s.dtype)
+    before = np.cumprod(np.concatenate([ones, s[..., :-1]], axis=-1), axis=-1)
+    after = np.cumprod(np.concatenate([ones, s[..., :0:-1]], axis=-1), axis=-1)[..., ::-1]
+    phase = np.linalg.det(u) * np.linalg.det(vh)
+    v = np.conj(np.swapaxes(vh, -1, -2))
+    uh = np.conj(np.swapaxes(u, -1, -2))
+    return phase[..., None, None] * ((v * (before * after)[..., None, :]) @ uh)  # type: ignore[no-any-return]
+
+
+class Adjugate(Op):
+    """The adjugate ``adj(x)`` (the transposed cofactor matrix) of a stack of square
+    matrices: ``x @ adj(x) = det(x) I``, defined (and computed through the SVD)
+    for singular ``x`` too. :class:`Det`'s gradient is ``adj(x)^T``; this op's own
+    gradient assumes ``x`` invertible.
+
+    >>> import numpy as np
+    >>> import lazygraph.tensor as lt
+    >>> np.round(lt.linalg.Adjugate()(np.array([[1.0, 2.0], [2.0, 4.0]])).eval(), 12)
+    array([[ 4., -2.],
+           [-2.,  1.]])
+    """
+
+    __props__: ClassVar[tuple[str, ...]] = ()
+
+    def make_node(self, x: Any) -> Apply:
+        x = as_matrix_stack(x, "adjugate")
+        return Apply(self, [x], [TensorType(linalg_dtype(x), x.type.shape)()])
+
+    def perform(self, node: Apply, inputs: Sequence[Any], output_storage: Any) -> None:
+        a = np.asarray(inputs[0], dtype=node.outputs[0].type.dtype)
+        if np.isfinite(a).all():
+            out = _adjugate(a)
+        else:  # NaN or inf propagate, as through det and inv
+            with np.errstate(all="ignore"):
+                out = np.linalg.det(a)[..., None, None] * np.linalg.inv(a)
+        output_storage[0][0] = out.astype(node.outputs[0].type.dtype, copy=False)
+
+    def infer_shape(self, fgraph: Any, node: Apply, input_shapes: Sequence[Any]) -> list[Any]:
+        return [tuple(input_shapes[0])]
+
+    def L_op(self, inputs: Sequence[Any], outputs: Sequence[Any], output_grads: Any) -> list[Any]:
+        # adj = det(A) X with X = A^-1: A-bar = (sum(G * X) I - X^T G) adj^T.
+        t = lt()
+        (x,) = inputs
+        if is_discrete(x):
+            return [no_grad()]
+        g, xinv = output_grads[0], inv(x)
+        scale = col(col(t.sum(t.multiply(g, xinv), axis=(-2, -1))))
+        left = t.subtract(t.multiply(scale, eye_like(x)), t.matmul(mT(xinv), g))
+        return [t.matmul(left, mT(outputs[0]))]
 
 
 def det(x: Any) -> TensorVariable:
@@ -231,14 +299,21 @@ class SlogDet(Op):
         return [batch, batch]
 
     def L_op(self, inputs: Sequence[Any], outputs: Sequence[Any], output_grads: Any) -> list[Any]:
-        # log|det A| has gradient A^-T; the sign is piecewise constant (real input).
+        # d log det A = tr(A^-1 dA) =: t: log|det A| moves by Re(t), the sign
+        # (det / |det|) by i sign Im(t), so A-bar = (l-bar + i Im(s-bar sign)) A^-T.
+        # A real sign is piecewise constant: its gradient is 0, singular A included.
         t = lt()
         (x,) = inputs
         if is_discrete(x):
             return [no_grad()]
-        if x.type.numpy_dtype.kind == "c":
-            return [not_implemented(self, 0, x, "complex slogdet")]
-        return [t.multiply(col(col(output_grads[1])), mT(inv(x)))]
+        gsign, glog = output_grads
+        coef = glog
+        if is_complex(x):
+            turn = t.imag(t.multiply(gsign, outputs[0]))
+            coef = t.add(glog, t.multiply(1j, turn))
+        elif known_zero(glog):
+            return [t.zeros_like(x)]
+        return [t.multiply(col(col(coef)), mT(inv(x)))]
 
 
 def slogdet(x: Any) -> tuple[TensorVariable, TensorVariable]:
@@ -256,17 +331,18 @@ def slogdet(x: Any) -> tuple[TensorVariable, TensorVariable]:
 
 
 def _pinv_vjp(a: Any, x: Any, g: Any) -> Any:
-    """The pseudo-inverse's vector-Jacobian product for full-rank ``a`` (``x = a^+``):
-    -X^T G X^T + (I - A X) G^T X X^T + X^T X G^T (I - X A), without forming I."""
+    """The pseudo-inverse's vector-Jacobian product for full-rank ``a`` (``x = a^+``),
+    from ``dX = -X dA X + X X^H dA^H (I - A X) + (I - X A) dA^H X^H X``; with
+    cotangents transposed, not conjugated: -X^T G X^T
+    + conj((I - A X) G^T X X^H + X^H X G^T (I - X A)), without forming I."""
     t = lt()
     mm = t.matmul
     xt, gt = mT(x), mT(g)
     term1 = t.negative(mm(mm(xt, g), xt))
-    u = mm(gt, mm(x, xt))
-    term2 = t.subtract(u, mm(a, mm(x, u)))
-    v = mm(mm(xt, x), gt)
-    term3 = t.subtract(v, mm(mm(v, x), a))
-    return t.add(t.add(term1, term2), term3)
+    u = mm(gt, mm(x, mH(x)))
+    v = mm(mm(mH(x), x), gt)
+    rest = t.add(t.subtract(u, mm(a, mm(x, u))), t.subtract(v, mm(mm(v, x), a)))
+    return t.add(term1, conj(rest))
 
 
 class Pinv(Op):
@@ -403,15 +479,28 @@ class Lstsq(Op):
         return [x_shape, (res,), (), (k,)]
 
     def L_op(self, inputs: Sequence[Any], outputs: Sequence[Any], output_grads: Any) -> list[Any]:
-        # Only through the solution x = pinv(a) @ b (full column rank assumed).
+        # x = pinv(a) @ b (full column rank assumed); the residuals
+        # r_k = |b_k - a x_k|^2 (M > N) move by 2 Re(res_k^H (db_k - da x_k)), the
+        # a dx term being 0 at the optimum (a^H res = 0); the singular values by
+        # svdvals' rule. The rank is an integer: no gradient.
         t = lt()
         a, b = inputs
-        gx = output_grads[0]
+        gx, gres, _, gs = output_grads
         x_pinv = Pinv(None)(a)
         b2 = col(b) if b.ndim == 1 else b
         g2 = col(gx) if b.ndim == 1 else gx
         gb = t.matmul(mT(x_pinv), g2)
         ga = _pinv_vjp(a, x_pinv, t.matmul(g2, mT(b2)))
+        if not known_zero(gres):
+            x2 = col(outputs[0]) if b.ndim == 1 else outputs[0]
+            w = t.multiply(2.0, t.multiply(conj(t.subtract(b2, t.matmul(a, x2))), row(gres)))
+            gb = t.add(gb, w)
+            ga = t.subtract(ga, t.matmul(w, mT(x2)))
+        if not known_zero(gs):
+            from lazygraph.tensor.linalg.decomp import SVD, _svd_vjp
+
+            u, _, vh = SVD(False, True)(a)
+            ga = t.add(ga, _svd_vjp(u, outputs[3], vh, None, gs, None))
         if b.ndim == 1:
             gb = t.squeeze(gb, -1)
         return [
@@ -428,8 +517,9 @@ def lstsq(
     a: Any, b: Any, rcond: float | None = None
 ) -> tuple[TensorVariable, TensorVariable, TensorVariable, TensorVariable]:
     """``numpy.linalg.lstsq``: ``(x, residuals, rank, s)`` minimising ``|b - a x|``.
-    The gradient flows through ``x`` only (full column rank assumed); the other
-    outputs' gradients are not defined here.
+    ``x``, the residuals and the singular values ``s`` have gradients (full
+    column rank assumed; the residuals, which numpy returns only then and for
+    ``M > N``, also need ``x`` exact: ``a^H (b - a x) = 0``).
 
     >>> import numpy as np
     >>> import lazygraph.tensor as lt

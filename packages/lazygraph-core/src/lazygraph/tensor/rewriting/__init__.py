@@ -15,3 +15,7 @@ from lazygraph.tensor.rewriting import (  # noqa: F401 (each registers its rewri
     specialize,
     stabilize,
 )
+
+# isort: split
+# (registered after the stages' own rewrites: the resolved order lists it last)
+from lazygraph.tensor.control import rewriting as _control  # noqa: F401

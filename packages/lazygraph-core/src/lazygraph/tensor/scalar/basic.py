@@ -176,6 +176,10 @@ class ScalarRow:
     - ``simd``: numpy computes it with vectorised (SIMD) loops of its own, where
       a compiled scalar loop calls the C library once per element (``exp``,
       ``sin``...): a backend may then prefer numpy's loop on large arrays.
+    - ``jvp``: ``jvp(*inputs, out, tangent)``, the forward derivative for complex
+      inputs where ``grad`` with ``gz = tangent`` is not it: a complex-valued
+      function that is not holomorphic (``sign``; ``conj`` is its own). ``None``:
+      ``grad`` serves (holomorphic functions, real-valued ones).
     """
 
     name: str
@@ -190,6 +194,7 @@ class ScalarRow:
     numpy_name: str | None = None
     others: str = "all"
     simd: bool = False
+    jvp: GradRule | None = None
 
     def promoted_inputs(self) -> tuple[int, ...]:
         return tuple(range(self.nin)) if self.promote is None else self.promote

@@ -91,7 +91,11 @@ class Composite(Op):
             if isinstance(op, ScalarOp) and len(node.outputs) == 1:
                 dtypes = [np.dtype(v.type.dtype) for v in node.inputs]  # type: ignore[attr-defined]
                 ufunc = op.plain_ufunc(dtypes)
-            if ufunc is not None:
+            if ufunc is None:
+                # impl may return a view of an input (real, imag of a complex
+                # array): writing into that input later would change it
+                fresh.difference_update(node.inputs)
+            else:
                 target = np.dtype(node.outputs[0].type.dtype)  # type: ignore[attr-defined]
                 fresh.add(node.outputs[0])
                 try:

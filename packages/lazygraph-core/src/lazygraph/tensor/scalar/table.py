@@ -139,8 +139,41 @@ def _constant_values(v: Any) -> np.ndarray | None:
 _row("pow", 2, "all", out_same_bool_int8, np.power, _pow_grad)
 _row("negative", 1, "numeric", out_same, np.negative, lambda x, out, gz: -gz)
 _row("positive", 1, "numeric", out_same, np.positive, lambda x, out, gz: gz)
-_row("abs", 1, "all", out_real, np.abs, lambda x, out, gz: gz * lt.sign(x))
-_row("sign", 1, "numeric", out_same, np.sign, None)
+
+
+def _is_complex(x: Any) -> bool:
+    return bool(x.type.numpy_dtype.kind == "c")
+
+
+def _abs_grad(x: Any, out: Any, gz: Any) -> Any:
+    if not _is_complex(x):
+        return gz * lt.sign(x)
+    # |z| is real: its gradient is d|z|/dx - i d|z|/dy = conj(z) / |z|, and 0 at
+    # z = 0 (a subgradient, as for real x and in JAX)
+    return gz * lt.conj(x) / lt.where(lt.equal(out, 0), 1, out)
+
+
+def _sign_grad(x: Any, out: Any, gz: Any) -> Any:
+    if not _is_complex(x):
+        return None  # piecewise constant
+    # sign(z) = z / |z| is not holomorphic: with Wirtinger derivatives
+    # d/dz = 1 / (2|z|) and d/dconj(z) = -z**2 / (2|z|**3), the cotangent pulls
+    # back to gz d/dz + conj(gz d/dconj(z)); 0 at z = 0, as abs.
+    modulus = lt.abs(x)
+    zero = lt.equal(modulus, 0)
+    back = (gz - lt.conj(gz) * lt.square(lt.conj(out))) / (2 * lt.where(zero, 1, modulus))
+    return lt.where(zero, 0, back)
+
+
+def _sign_jvp(x: Any, out: Any, e: Any) -> Any:
+    # d sign(z) = (dz - sign(z)**2 conj(dz)) / (2|z|), 0 at z = 0
+    modulus = lt.abs(x)
+    zero = lt.equal(modulus, 0)
+    return lt.where(zero, 0, (e - lt.square(out) * lt.conj(e)) / (2 * lt.where(zero, 1, modulus)))
+
+
+_row("abs", 1, "all", out_real, np.abs, _abs_grad)
+_row("sign", 1, "numeric", out_same, np.sign, _sign_grad, jvp=_sign_jvp)
 _row("square", 1, "all", out_same_bool_int8, np.square, lambda x, out, gz: gz * 2 * x)
 _row(
     "reciprocal",
@@ -379,10 +412,20 @@ _float_row(
 
 # -- complex parts ---------------------------------------------------------------
 
-# The rule for complex inputs; Elemwise.L_op refuses complex gradients for now.
+# With the complex convention (lazygraph.gradient.core): y = conj(z) pulls back
+# y_bar to conj(y_bar); y = real(z) to y_bar (Elemwise makes it complex, y_bar + 0j);
+# y = imag(z) to -1j * y_bar. imag of a real x is constant 0.
+
+
+def _imag_grad(x: Any, out: Any, gz: Any) -> Any:
+    if not _is_complex(x):
+        return None
+    return gz * lt.constant(np.asarray(-1j, dtype=x.type.dtype))
+
+
 _row("conj", 1, "all", out_same_bool_int8, np.conjugate, lambda x, out, gz: lt.conj(gz))
 _row("real", 1, "all", out_real, np.real, lambda x, out, gz: gz)
-_row("imag", 1, "all", out_real, np.imag, None)
+_row("imag", 1, "all", out_real, np.imag, _imag_grad)
 
 # -- comparisons, predicates and logic: boolean results, no gradient ---------
 
