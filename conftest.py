@@ -51,7 +51,7 @@ _BACKENDS_SRC = "packages/lazygraph-backends/src/lazygraph/backends"
 # installed, --doctest-modules must not try to import them.
 collect_ignore = [
     f"{_BACKENDS_SRC}/{library}"
-    for library in ("numba", "jax")
+    for library in ("numba", "jax", "dask")
     if importlib.util.find_spec(library) is None
 ]
 

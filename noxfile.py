@@ -1,7 +1,7 @@
 """Development sessions. ``nox -l`` lists them; ``nox`` alone runs tests and lint.
 
 - ``tests(backend=...)``: the test suite with ``LAZYGRAPH_BACKEND`` set to
-  python, numba or jax. Unmarked tests run in every one; a test marked
+  python, numba, jax or dask. Unmarked tests run in every one; a test marked
   ``backend(name)`` runs only in its backend's session.
 - ``lint``: ruff check and ruff format --check.
 - ``demo``: runs demo/run.py.
@@ -21,7 +21,7 @@ nox.options.default_venv_backend = "uv|virtualenv"
 nox.options.sessions = ["tests", "lint"]
 
 PYPROJECT = nox.project.load_toml("pyproject.toml")
-BACKENDS = ("python", "numba", "jax")
+BACKENDS = ("python", "numba", "jax", "dask")
 LINT_PATHS = ("packages", "tests", "benchmarks", "demo", "noxfile.py", "conftest.py")
 ENV = {"OPENBLAS_NUM_THREADS": "1", "HYPOTHESIS_PROFILE": "ci"}
 
@@ -80,7 +80,37 @@ BACKEND_SUITES: dict[str, tuple[str, ...]] = {
         "tests/numpy_api/test_programs.py",
         "tests/programs",
     ),
+    # dask: its own tests and doctests, its docs page, and a cross-section of the
+    # op table (the files below: the families with dask lowerings of their own,
+    # reductions and scans, shapes, indexing and assignment) on chunks of 64
+    # bytes (DASK_ENV), so that lowerings meet chunks that do not divide the
+    # arrays. 140 s of CPU time in all (user + sys, both workers): about 75 s on
+    # two free cores (2 min 17 s measured on two cores shared with other work,
+    # load average 4.8 to 6.7). Most of it is Numba compiling kernels at -O0
+    # (about 45% of a second-order gradient test), the rest building dask
+    # graphs and running them. Left out for time: test_elemwise.py (8 min: a kernel per op and
+    # dtype) and numpy_api/test_statistical.py (1 min), both passing; and
+    # test_blas.py, whose matmul row gives inf-overflowing complex products
+    # whose NaNs numpy's own result takes from the BLAS kernel it picks for the
+    # operands' shape and layout, which a product of blocks cannot follow.
+    "dask": (
+        "tests/backends/dask",
+        "packages/lazygraph-backends/src/lazygraph/backends/dask",
+        "tests/docs/test_doc_examples.py::test_doc_examples_run[docs/backends-dask.md]",
+        "tests/tensor/test_dimshuffle.py",
+        "tests/tensor/test_join.py",
+        "tests/tensor/test_reduction.py",
+        "tests/tensor/test_shape.py",
+        "tests/tensor/test_structure.py",
+        "tests/tensor/test_subtensor.py",
+        "tests/tensor/test_advanced_subtensor.py",
+        "tests/numpy_api/test_manipulation.py",
+        "tests/numpy_api/test_array_indexing.py",
+    ),
 }
+#: environment of the dask session: 8-float64 chunks and kernels at LLVM -O0
+#: (see OP_TABLE_ENV; -O0's BLAS warning is ignored, see OP_TABLE_ARGS)
+DASK_ENV = {"LAZYGRAPH_DASK_CHUNK_SIZE": "64", "NUMBA_OPT": "0"}
 
 OP_TABLE_DIRS = ("tests/tensor", "tests/numpy_api")
 OP_TABLE_BACKENDS = ("numba", "jax")
@@ -163,13 +193,16 @@ def tests(session: nox.Session, backend: str) -> None:
         # tests that path; tests/numpy_api/test_eager.py checks it against the
         # graph on every backend.
         env["LAZYGRAPH_EAGER_MAX_ELEMENTS"] = "0"
+    if backend == "dask":
+        env.update(DASK_ENV)
     if session.posargs:
         session.run("pytest", *session.posargs, env=env)
         return
     # two pytest-xdist workers use CI's two cores (compiles and tests alike);
     # work stealing: a worker that runs out takes queued tests from the other,
     # instead of idling while the other finishes a long hypothesis test
-    session.run("pytest", *XDIST, *BACKEND_SUITES[backend], env=env)
+    suite_args = OP_TABLE_ARGS["numba"] if backend == "dask" else ()
+    session.run("pytest", *XDIST, *suite_args, *BACKEND_SUITES[backend], env=env)
     if backend in OP_TABLE_BACKENDS:
         groups = op_table_groups(BACKEND_SUITES[backend])
         if backend in OP_TABLE_MUST_LOWER:

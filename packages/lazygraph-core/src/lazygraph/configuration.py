@@ -53,7 +53,7 @@ class Config:
     - ``backend`` (``LAZYGRAPH_BACKEND``): the backend ``function`` compiles with
       when no mode names one: ``"numba"`` where numba is installed (the
       ``lazygraph-backends[numba]`` extra), else ``"python"``, which runs each Op's
-      numpy ``perform``; ``"jax"`` runs on JAX/XLA.
+      numpy ``perform``; ``"jax"`` runs on JAX/XLA; ``"dask"`` on dask.array chunks.
     - ``print_rewrites`` (``LAZYGRAPH_PRINT_REWRITES``): print every rewrite that fires.
     - ``on_unsupported`` (``LAZYGRAPH_ON_UNSUPPORTED``): ``"fallback"`` runs an Op a
       backend cannot lower through its python ``perform``; ``"raise"`` raises.
@@ -90,6 +90,9 @@ class Config:
       at most this many elements (and no rewrite would change its value); 0 = never.
       The default, 131,072 (1 MiB of float64), is where numpy's own call starts to
       cost more than recording a node does (see docs/drop-in.md).
+    - ``dask_chunk_size`` (``LAZYGRAPH_DASK_CHUNK_SIZE``): the dask backend cuts each
+      numpy input into chunks of at most this many bytes (dask's ``"auto"`` chunking with
+      this limit); default 128 MiB, dask's own default.
     - ``progress`` (``LAZYGRAPH_PROGRESS``): print a one-line status to standard error
       while a compile takes longer than about 1.5 s; ``False`` (``0``) keeps quiet.
     """
@@ -107,6 +110,7 @@ class Config:
     cache_dir: str = os.environ.get("LAZYGRAPH_CACHE_DIR", "")
     compile_cache_size: int = _env_int("LAZYGRAPH_COMPILE_CACHE_SIZE", 512)
     progress: bool = _env_bool("LAZYGRAPH_PROGRESS", True)
+    dask_chunk_size: int = _env_int("LAZYGRAPH_DASK_CHUNK_SIZE", 128 * 2**20)
     eager_max_elements: int = _env_int("LAZYGRAPH_EAGER_MAX_ELEMENTS", 131072)
 
     def __setattr__(self, name: str, value: Any) -> None:
