@@ -158,7 +158,9 @@ def test_jacobian_of_elementwise_and_scalar() -> None:
     np.testing.assert_allclose(evaluate([x], g, xv), np.exp(xv))
 
 
-def test_jacobian_needs_a_static_shape() -> None:
+def test_jacobian_of_a_size_known_only_at_run_time_is_a_scan() -> None:
+    """(more in test_jacobian_dynamic.py)"""
     x = TensorType("float64", (None,))("x")
-    with pytest.raises(NotImplementedError, match="static shape"):
-        jacobian(lt.exp(x), x)
+    j = jacobian(lt.exp(x), x)
+    value = np.array([0.0, 1.0, -2.0])
+    np.testing.assert_allclose(j.eval({x: value}), np.diag(np.exp(value)), rtol=1e-15)

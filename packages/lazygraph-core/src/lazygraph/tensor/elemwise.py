@@ -306,8 +306,9 @@ def _ufunc_out_dtype(fn: np.ufunc, dtypes: tuple[np.dtype, ...]) -> np.dtype | N
         return None
 
 
-#: Input signatures remembered per Elemwise op (a bound, not a cache policy:
-#: a program meets a handful of signatures per op).
+#: Input signatures remembered per Elemwise op, the oldest dropped first beyond
+#: it (a program meets a handful of signatures per op; one whose arrays change
+#: shape meets new ones all along).
 _PLANS_PER_OP = 256
 _CONSTANTS_PER_PLAN = 64
 _WEAK_TYPES = (bool, int, float, complex)
@@ -430,8 +431,15 @@ class Elemwise(Op):
                 if tensors[i].type.dtype != dtypes[o] or tensors[i].type.shape != shape:
                     raise TypeError(f"{self}: output {o} cannot overwrite input {i}")
             out_types = [TensorType(d, shape) for d in dtypes]
-            if key is not None and len(self._plans) < _PLANS_PER_OP:
-                self._plans[key] = _Plan(self.scalar_op, inputs, out_types)
+            if key is not None:
+                plans = self._plans
+                if len(plans) >= _PLANS_PER_OP:
+                    # the oldest goes (a program that meets ever new shapes, as an
+                    # array growing in a loop, keeps its newest signatures: a
+                    # full table once stopped every new one from its plan, and
+                    # lazygraph.numpy's eager lane with it)
+                    del plans[next(iter(plans))]
+                plans[key] = _Plan(self.scalar_op, inputs, out_types)
             return Apply(self, tensors, [t.make_variable() for t in out_types])
         return Apply(self, plan.inputs(inputs), [t.make_variable() for t in plan.out_types])
 
