@@ -157,7 +157,10 @@ def op_table_groups(suite: tuple[str, ...]) -> list[list[str]]:
     op table on numba grows past 12 GB (~3,700 kernels of ~3 MB), and two of
     them swap a 24 GB machine to a standstill. The kernel cache directory is
     per worker name (conftest.py), so a later group reuses what an earlier
-    group's worker compiled.
+    group's worker compiled, except, at LLVM -O0, a kernel that calls another
+    compiled helper (``hugepage_hint``, complex division): Numba keeps an
+    unused reference to the helper there and will not cache it (about a
+    quarter of tests/tensor/test_reduction.py's kernels).
     """
     from pathlib import Path
 

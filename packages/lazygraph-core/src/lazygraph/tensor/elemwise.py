@@ -14,6 +14,7 @@ TensorType(float32, shape=(?, 3))
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import math
 from collections.abc import Callable, Sequence
@@ -437,8 +438,10 @@ class Elemwise(Op):
                     # the oldest goes (a program that meets ever new shapes, as an
                     # array growing in a loop, keeps its newest signatures: a
                     # full table once stopped every new one from its plan, and
-                    # lazygraph.numpy's eager lane with it)
-                    del plans[next(iter(plans))]
+                    # lazygraph.numpy's eager lane with it); another thread may be
+                    # doing the same: then that one's eviction is enough
+                    with contextlib.suppress(RuntimeError, StopIteration, KeyError):
+                        del plans[next(iter(plans))]
                 plans[key] = _Plan(self.scalar_op, inputs, out_types)
             return Apply(self, tensors, [t.make_variable() for t in out_types])
         return Apply(self, plan.inputs(inputs), [t.make_variable() for t in plan.out_types])
