@@ -171,7 +171,8 @@ def _classify(fgraph: FunctionGraph) -> tuple[list[_Step], set[Variable]]:
             except Unsupported as exc:
                 _host_step(node, str(exc), exc.by_design)
         fold = fn is not None and all(_small_static_shape(o) for o in node.outputs)
-        fold = fold and node.op.do_constant_folding(fgraph, node)  # (a loop: never on the host)
+        # (a loop's perform is a Python loop: it never folds on the host)
+        fold = fold and not getattr(node.op, "slow_perform", False)
         if fn is not None and getattr(fn, "static_outputs", False):
             static.update(node.outputs)  # shapes: known while tracing
         elif fold and all(v in static for v in node.inputs):
