@@ -615,7 +615,7 @@ class Array(ArrayOperators, ArrayMethods, ArrayLayout):
             if taken is not None:
                 return Array._view_of(self, basic, taken)
 
-        out = lt.getitem(var, _views.unwrap_index(key))
+        out = lt.getitem(var, _views.dynamic_index(var, _views.unwrap_index(key)))
         view = _views.index_view(out)
         if view is None or (out.ndim == 0 and not _views.has_ellipsis(key)):
             # Advanced indexing copies; a full integer index gives numpy a scalar.
@@ -629,7 +629,9 @@ class Array(ArrayOperators, ArrayMethods, ArrayLayout):
     def __setitem__(self, key: Any, value: Any) -> None:
         if set_item(self, key, value):  # a known array: assigned at once
             return
-        self._assign(_views.set_item(self._var, _views.unwrap_index(key), value))
+        var = self._var
+        key = _views.dynamic_index(var, _views.unwrap_index(key))
+        self._assign(_views.set_item(var, key, value))
 
     # -- view-making methods ---------------------------------------------------------
 

@@ -27,13 +27,14 @@ array([2., 4., 6.])
 from __future__ import annotations
 
 import itertools
+import math
 from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
 from lazygraph.graph.basic import Apply, Constant, Variable, gc_paused
 from lazygraph.numpy._array import _LIVE, Array
-from lazygraph.numpy._convert import _BOUND, bind_result
+from lazygraph.numpy._convert import _BOUND, bind_result, bind_value
 from lazygraph.numpy._eager import values_changed
 from lazygraph.numpy._expressions import (
     EXPRESSION_DEPTH,
@@ -44,6 +45,7 @@ from lazygraph.numpy._expressions import (
     rule_reads_expressions,
 )
 from lazygraph.numpy._fpstate import nonfinite, read, replay
+from lazygraph.tensor.elemwise import Elemwise
 from lazygraph.tensor.fperrors import reporting, watching
 
 __all__ = ["compute"]
@@ -121,8 +123,33 @@ def _collect(
             arr = _LIVE.get(var)
             if arr is not None and arr._cur is var:
                 live.append(var)
+        if isinstance(owner.op, Elemwise):
+            _lift_literals(owner.inputs)
         stack.extend(owner.inputs)
     return inputs, live, seen
+
+
+def _lift_literals(operands: list[Variable]) -> None:
+    """Replace, in an elementwise node's ``operands``, each float literal that no
+    rewrite looks for by a bound input holding it.
+
+    ``x * dt`` or ``u < p`` with a Python number that changes from step to step
+    of a loop would otherwise be a new graph, compiled again, at every step.
+    The literals rewrites read (``x * 1``, ``x ** 2``, ``log(1 + x)``,
+    ``x ** 0.5``: whole and half numbers up to 16), infinities and NaN stay
+    constants; a traced function (``jit``) keeps all of its constants. The
+    value and type are the constant's, so results do not change.
+    """
+    for k, v in enumerate(operands):
+        if isinstance(v, Constant) and _liftable(v.data):
+            operands[k] = bind_value(v.data, v.type)  # type: ignore[arg-type]
+
+
+def _liftable(data: Any) -> bool:
+    if not isinstance(data, np.ndarray) or data.ndim != 0 or data.dtype.kind != "f":
+        return False
+    value = float(data)
+    return math.isfinite(value) and not (abs(value) <= 16 and (2 * value).is_integer())
 
 
 def _read_expressions(outputs: Sequence[Variable]) -> None:

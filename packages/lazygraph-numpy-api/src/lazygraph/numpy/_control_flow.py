@@ -37,6 +37,7 @@ from lazygraph.graph.basic import Variable
 from lazygraph.numpy._array import Array
 from lazygraph.numpy._convert import as_variable, wrap
 from lazygraph.numpy._pytree import flatten, unflatten
+from lazygraph.numpy._views import tracing
 from lazygraph.tensor.control import cond_apply, scan_apply, while_apply
 from lazygraph.tensor.type import TensorType
 
@@ -179,7 +180,8 @@ def scan(
     x_in = _placeholders(x_vars, drop_leading=True)
     carry = unflatten(init_tree, [kind.give(v) for v in carry_in])
     x = unflatten(x_tree, [kind.give(v) for v in x_in]) if x_leaves or xs is not None else None
-    out = f(carry, x)
+    with tracing():
+        out = f(carry, x)
     if not isinstance(out, tuple | list) or len(out) != 2:
         raise TypeError(f"scan: f must return a pair (carry, y), got {type(out).__name__}")
     carry_out = _flat_outputs(
@@ -243,14 +245,17 @@ def while_loop(
     init_vars = [_variable(v) for v in leaves]
     holders = _placeholders(init_vars)
     val = unflatten(tree, [kind.give(v) for v in holders])
-    pred = _variable(cond_fun(val))
+    with tracing():
+        pred = _variable(cond_fun(val))
     if pred.type.ndim != 0 or pred.type.dtype != "bool":  # type: ignore[attr-defined]
         raise TypeError(
             f"while_loop: cond_fun must return a boolean scalar, but got output type "
             f"{_type_text(pred.type)}"
         )
     val = unflatten(tree, [kind.give(v) for v in holders])
-    new = _flat_outputs(body_fun(val), tree, holders, "while_loop", "body_fun output")
+    with tracing():
+        stepped = body_fun(val)
+    new = _flat_outputs(stepped, tree, holders, "while_loop", "body_fun output")
     results = while_apply(init_vars, holders, pred, new, max_steps)
     return unflatten(tree, [kind.give(v) for v in results])
 
@@ -327,7 +332,9 @@ def cond(
     out_trees = []
     for fun in (true_fun, false_fun):
         args = unflatten(tree, [kind.give(v) for v in holders])
-        out_leaves, out_tree = flatten(fun(*args), is_leaf=_is_lazy)
+        with tracing():
+            branch = fun(*args)
+        out_leaves, out_tree = flatten(branch, is_leaf=_is_lazy)
         outs.append([_variable(v) for v in out_leaves])
         out_trees.append(out_tree)
     if out_trees[0] != out_trees[1]:

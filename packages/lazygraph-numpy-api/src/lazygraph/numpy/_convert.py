@@ -201,6 +201,28 @@ def _stack_nested(seq: Any, dtype: Any) -> TensorVariable:
     return lt.stack(parts)
 
 
+def is_literal(data: Any, size: int) -> bool:
+    """Whether Python data (a list or tuple of ``size`` numbers) is a literal of
+    the program, a graph constant: short, and made of Python numbers only. A
+    numpy scalar in it is a value the program computed (``[dS, dI]`` of scalars
+    read from an array), which changes from call to call: the list is then
+    data, a graph input, so new values reuse the compiled function.
+
+    >>> is_literal([1.0, 2.0], 2), is_literal([np.float64(1.0), 2.0], 2)
+    (True, False)
+    """
+    if size > LITERAL_SIZE_LIMIT:
+        return False
+    stack = [data]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, list | tuple):
+            stack.extend(item)
+        elif isinstance(item, np.generic | np.ndarray):
+            return False
+    return True
+
+
 def as_variable(x: Any) -> Any:
     """``x`` as something every ``lazygraph.tensor`` function accepts.
 
@@ -224,7 +246,7 @@ def as_variable(x: Any) -> Any:
         if _holds_lazy(x):
             return _stack_nested(x, None)
         arr = np.asarray(x)
-        if arr.size <= LITERAL_SIZE_LIMIT:
+        if is_literal(x, arr.size):
             return as_tensor_variable(arr)
         return bind(arr)
     if hasattr(x, "__array__") or hasattr(x, "__dlpack__"):

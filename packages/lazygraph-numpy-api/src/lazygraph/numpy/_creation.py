@@ -26,11 +26,11 @@ import numpy as np
 from lazygraph.configuration import config
 from lazygraph.numpy._array import Array
 from lazygraph.numpy._convert import (
-    LITERAL_SIZE_LIMIT,
     _holds_lazy,
     as_ndarray,
     as_tensor,
     as_variable,
+    is_literal,
     known_array,
     wrap,
 )
@@ -188,7 +188,9 @@ def array(
     if not _holds_lazy(object):
         # Plain data: numpy's own constructor gives numpy's conversions and errors.
         data = np.array(object, dtype=dtype, order=order, ndmin=ndmin)
-        if not isinstance(object, np.ndarray) and data.size <= LITERAL_SIZE_LIMIT:
+        if not isinstance(object, np.ndarray) and (
+            is_literal(object, data.size) or isinstance(object, np.generic)
+        ):
             return as_ndarray(wrap(lt.constant(data)))
         return as_ndarray(wrap(as_variable(data)))
     var = lt.as_tensor_variable(as_variable(object))

@@ -48,6 +48,7 @@ from lazygraph.graph.traversal import graph_inputs
 from lazygraph.numpy._array import Array
 from lazygraph.numpy._convert import as_variable, bound_value, is_bound, wrap
 from lazygraph.numpy._pytree import LEAF, flatten, num_leaves, unflatten
+from lazygraph.numpy._views import tracing
 
 __all__: list[str] = []
 
@@ -262,7 +263,8 @@ class Transformed:
         ]
         dynamic, kw = unflatten(treedef, [wrap(v) for v in in_vars])
         try:
-            result = self._build(self._fun, self._merge(len(args), dynamic, statics), kw)
+            with tracing():
+                result = self._build(self._fun, self._merge(len(args), dynamic, statics), kw)
         except ValueError as exc:
             names = [str(v) for v in in_vars]
             if "no value" in str(exc) and any(n in str(exc) for n in names):
@@ -334,7 +336,7 @@ class Transformed:
         dynamic, kw = unflatten(treedef, arrays)
         # a graph of the arrays' variables: nothing runs at once, which would
         # give a value cut off from them (and a zero gradient)
-        with config.change(eager_max_elements=0):
+        with config.change(eager_max_elements=0), tracing():
             result = self._build(self._fun, self._merge(len(args), dynamic, statics), kw)
         out_leaves, out_tree = flatten(result, is_leaf=_is_lazy)
         return unflatten(

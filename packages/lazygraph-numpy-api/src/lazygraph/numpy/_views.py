@@ -23,11 +23,15 @@ TensorType(float64, shape=(2, 3))
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+import contextlib
+import weakref
+from collections.abc import Callable, Iterator, Sequence
+from contextvars import ContextVar
 from typing import TYPE_CHECKING, Any
 
 import lazygraph.tensor as lt
 import numpy as np
+from lazygraph.graph.basic import Constant, Variable
 from lazygraph.tensor.indexing import numpy_index
 from lazygraph.tensor.subtensor import IncSubtensor, Subtensor
 from lazygraph.tensor.type import TensorType
@@ -86,9 +90,12 @@ class Index(View):
         return IncSubtensor(self.entries, set_instead_of_inc=True)(base, new, *self.inputs)  # type: ignore[no-any-return]
 
     def strided(self, fake: np.ndarray) -> np.ndarray | None:
-        if self.inputs:
+        from lazygraph.numpy._convert import bound_value, is_bound
+
+        if not all(is_bound(v) for v in self.inputs):
             return None
-        return fake[numpy_index(self.entries, [], basic=True)]
+        values = [bound_value(v) for v in self.inputs]
+        return fake[numpy_index(self.entries, values, basic=True)]
 
 
 class Transpose(View):
@@ -279,6 +286,118 @@ def index_view(out: TensorVariable) -> View | None:
     if owner is not None and isinstance(owner.op, Subtensor):
         return Index(owner.op.idx_list, owner.inputs[1:])
     return None
+
+
+#: set while a user's function is traced (jit, grad, the loop bodies): its
+#: integer indices stay constants of the traced graph
+_TRACING: ContextVar[bool] = ContextVar("lazygraph_numpy_tracing", default=False)
+
+#: whether a variable's graph reads only bound inputs and constants
+_COMPUTABLE: weakref.WeakKeyDictionary[Variable, bool] = weakref.WeakKeyDictionary()
+
+#: the bound int64 input standing for each integer position (see dynamic_index)
+_POSITIONS: dict[int, TensorVariable] = {}
+_MAX_POSITIONS = 4096
+
+
+@contextlib.contextmanager
+def tracing() -> Iterator[None]:
+    """While a user's function is traced: integer indices stay constants."""
+    token = _TRACING.set(True)
+    try:
+        yield
+    finally:
+        _TRACING.reset(token)
+
+
+def _position(k: int) -> TensorVariable:
+    var = _POSITIONS.get(k)
+    if var is None:
+        from lazygraph.numpy._convert import bind
+
+        if len(_POSITIONS) >= _MAX_POSITIONS:
+            _POSITIONS.clear()
+        var = _POSITIONS[k] = bind(np.asarray(k, dtype=np.int64))
+    return var
+
+
+def _computable(var: Variable) -> bool:
+    """Whether ``var``'s graph reads only bound inputs and constants (no
+    placeholder of a function being built), remembered per variable."""
+    known = _COMPUTABLE.get(var)
+    if known is not None:
+        return known
+    from lazygraph.numpy._convert import is_bound
+
+    stack = [var]
+    while stack:
+        v = stack[-1]
+        if v in _COMPUTABLE:
+            stack.pop()
+            continue
+        owner = v.owner
+        if owner is None:
+            _COMPUTABLE[v] = isinstance(v, Constant) or is_bound(v)
+            stack.pop()
+            continue
+        todo = [i for i in owner.inputs if i not in _COMPUTABLE]
+        if todo:
+            stack.extend(todo)
+            continue
+        _COMPUTABLE[v] = all(_COMPUTABLE[i] for i in owner.inputs)
+        stack.pop()
+    return _COMPUTABLE[var]
+
+
+def dynamic_index(var: TensorVariable, key: Any) -> Any:
+    """``key`` with each Python integer that picks one position of an axis
+    replaced by a graph input holding the position (numpy's ``IndexError``
+    first, for a position out of range).
+
+    A graph that indexes with ``t`` is then the same graph for every ``t``: a
+    loop that reads ``u[t]`` and writes ``u[t + 1]`` between computations
+    compiles once, not once per step (JAX's eager indexing passes positions as
+    arguments for the same reason). Inside a traced function the positions
+    stay constants, as they do in a graph with placeholders (one built for
+    ``lazygraph.function``), and so do the bounds of slices, which decide a
+    result's shape.
+
+    >>> from lazygraph.numpy._convert import bind, bound_value
+    >>> x = bind(np.zeros((4, 3)))
+    >>> key = dynamic_index(x, (-1, slice(None)))
+    >>> int(bound_value(key[0])), key[1]
+    (3, slice(None, None, None))
+    >>> import lazygraph.tensor as lt
+    >>> dynamic_index(lt.tensor("float64", (4, 3), "x"), (-1, slice(None)))
+    (-1, slice(None, None, None))
+    """
+    if _TRACING.get():
+        return key
+    parts = key if type(key) is tuple else (key,)
+    if not any(type(k) is int or isinstance(k, np.integer) for k in parts):
+        return key
+    if not is_basic_key(parts) or any(isinstance(k, np.bool_) for k in parts):
+        return key
+    if not _computable(var):  # (a graph for lazygraph.function, jacobian, ...)
+        return key
+    shape = var.type.shape  # type: ignore[attr-defined]
+    real = sum(k is not None and k is not Ellipsis for k in parts)
+    if real > len(shape):
+        return key  # (numpy's "too many indices" from the parser)
+    out: list[Any] = []
+    axis = 0
+    for k in parts:
+        if k is Ellipsis:
+            axis += len(shape) - real
+        elif k is not None:
+            if type(k) is not slice:
+                size = shape[axis]
+                k = int(k)
+                if size is not None and -size <= k < size:
+                    k = _position(k % size)
+            axis += 1
+        out.append(k)
+    return tuple(out) if type(key) is tuple else out[0]
 
 
 def has_ellipsis(key: Any) -> bool:

@@ -39,7 +39,7 @@ from lazygraph.graph.basic import Apply, Constant, Op
 from lazygraph.graph.fg import FunctionGraph
 from lazygraph.rewriting.basic import node_rewriter
 from lazygraph.rewriting.db import optdb
-from lazygraph.tensor.fperrors import UNDERFLOW, collect
+from lazygraph.tensor.fperrors import collect
 
 __all__ = ["RUN_TIME_ERRORS", "constant_folding", "fold_node"]
 
@@ -74,11 +74,9 @@ def fold_node(node: Apply) -> list[Constant] | None:
         _, status = collect(op.perform, node, [i.data for i in node.inputs], storage)
     except RUN_TIME_ERRORS:  # the node raises at run time: leave it there
         return None
-    if status & ~UNDERFLOW or _creates_non_finite(node.inputs, storage):
+    if status or _creates_non_finite(node.inputs, storage):
         # a floating-point error is reported where the value is computed, under
-        # the error state in force then (see lazygraph.tensor.fperrors); an
-        # underflow alone (ignored unless asked for) still folds, to numpy's
-        # subnormal value, which a backend flushing subnormals would not give
+        # the error state in force then (see lazygraph.tensor.fperrors)
         return None
     results = []
     for out, (value,) in zip(node.outputs, storage, strict=True):
