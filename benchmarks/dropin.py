@@ -230,6 +230,22 @@ def heat_equation(np: Any, d: Data) -> Any:
     return u
 
 
+def wave_history(np: Any, d: Data) -> Any:
+    """Time stepping into a preallocated history: row ``t + 1`` from row ``t`` of a
+    damped 1-d wave with a time-dependent source, its peak read every 10 steps."""
+    u0, src = np.asarray(d["u0"]), np.asarray(d["src"])
+    steps, dt = 60, 0.1
+    hist = np.zeros((steps + 1, u0.shape[0]))
+    hist[0] = u0
+    peaks = []
+    for t in range(steps):
+        lap = np.roll(hist[t], 1) - 2 * hist[t] + np.roll(hist[t], -1)
+        hist[t + 1] = 0.99 * hist[t] + 0.2 * lap + 0.01 * np.sin(0.3 * t * dt) * src
+        if t % 10 == 9:
+            peaks.append(float(np.abs(hist[t + 1]).max()))
+    return hist, np.array(peaks)
+
+
 def monte_carlo_pi(np: Any, d: Data) -> Any:
     """Monte Carlo: estimate pi from batches of random points."""
     hits = 0
@@ -585,6 +601,9 @@ PROGRAMS: tuple[Program, ...] = (
     _p("sobel_edges", "Sobel edges, {n}x{n} image", _image, sobel_edges, 1_000, 8),
     _p("heat_equation", "2-d heat equation, 20 steps, {n}x{n}",
        _heat, heat_equation, 500, 8),
+    _p("wave_history", "wave into a (61, {n:,}) history, `h[t + 1] = f(h[t], t)`",
+       lambda n: {"u0": numpy.sin(numpy.linspace(0.0, 6.0, n)), "src": _rng().random(n)},
+       wave_history, 200_000, 50),
     _p("monte_carlo_pi", "Monte Carlo pi, 10 batches of {n:,} points",
        lambda n: {"points": _rng().random((10, 2, n))}, monte_carlo_pi, 100_000, 50),
     _p("monte_carlo_asian", "Monte Carlo Asian option, {n:,} paths x 64 steps",

@@ -26,13 +26,14 @@ import functools
 from typing import Any
 
 from lazygraph.backends.numba.scalar import CodegenUnsupported
-from lazygraph.graph.basic import Apply, Op
+from lazygraph.graph.basic import Apply, Constant, Op
 
 __all__ = [
     "HEADER",
     "JIT",
     "JIT_PARALLEL",
     "Unsupported",
+    "cached_kernel_source",
     "kernel_module_source",
     "numba_funcify",
     "numba_funcify_parallel",
@@ -107,6 +108,39 @@ def kernel_module_source(node: Apply, parallel: bool = False) -> str:
     except CodegenUnsupported as exc:
         raise Unsupported(str(exc)) from None
     return HEADER + body
+
+
+#: generated kernel sources by what a lowering reads of its node (the op, its
+#: inputs' types and constant values, its outputs' types): a graph repeating
+#: one structure (a deep chain, an unrolled loop) generates each source once
+_SOURCES: dict[Any, str | Unsupported] = {}
+_MAX_SOURCES = 4096
+
+
+def _source_key(node: Apply) -> Any:
+    ins = tuple((v.type, v.signature()) if isinstance(v, Constant) else v.type for v in node.inputs)
+    return (node.op, ins, tuple(o.type for o in node.outputs))
+
+
+def cached_kernel_source(node: Apply) -> str:
+    """:func:`kernel_module_source` of ``node``, generated once per op, input
+    types and constants, and output types (see :data:`_SOURCES`)."""
+    try:
+        key = _source_key(node)
+        known = _SOURCES.get(key)
+    except TypeError:  # (an op or a constant without a hash)
+        return kernel_module_source(node)
+    if known is None:
+        try:
+            known = kernel_module_source(node)
+        except Unsupported as exc:
+            known = exc
+        if len(_SOURCES) >= _MAX_SOURCES:
+            _SOURCES.clear()
+        _SOURCES[key] = known
+    if isinstance(known, Unsupported):
+        raise known.with_traceback(None)
+    return known
 
 
 @functools.cache

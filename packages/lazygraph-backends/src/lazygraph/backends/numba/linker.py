@@ -65,7 +65,11 @@ import numpy as np
 from lazygraph.backends.numba import background, interrupts
 from lazygraph.backends.numba import cache as disk
 from lazygraph.backends.numba.blocked import Chooser, blocked_runner
-from lazygraph.backends.numba.dispatch import Unsupported, kernel_module_source
+from lazygraph.backends.numba.dispatch import (
+    Unsupported,
+    cached_kernel_source,
+    kernel_module_source,
+)
 from lazygraph.backends.numba.flat import FlatLoop, FlatReduce, flat_loop
 from lazygraph.compile.backends import op_label
 from lazygraph.configuration import config
@@ -346,44 +350,10 @@ def _arg_types(values: Sequence[Any]) -> tuple[Any, ...]:
     return tuple(typeof(v, Purpose.argument) for v in values)
 
 
-#: generated kernel sources by what a lowering reads of its node (the op, its
-#: inputs' types and constant values, its outputs' types): a graph repeating
-#: one structure (a deep chain, an unrolled loop) generates each source once
-_SOURCES: dict[Any, str | Unsupported] = {}
-_MAX_SOURCES = 4096
-
-
-def _source_key(node: Apply) -> Any:
-    ins = tuple(
-        (v.type, v.signature()) if isinstance(v, Constant) else v.type for v in node.inputs
-    )
-    return (node.op, ins, tuple(o.type for o in node.outputs))
-
-
-def _source_of(node: Apply) -> str:
-    """``kernel_module_source(node)``, generated once per :func:`_source_key`."""
-    try:
-        key = _source_key(node)
-        known = _SOURCES.get(key)
-    except TypeError:  # (an op or a constant without a hash)
-        return kernel_module_source(node)
-    if known is None:
-        try:
-            known = kernel_module_source(node)
-        except Unsupported as exc:
-            known = exc
-        if len(_SOURCES) >= _MAX_SOURCES:
-            _SOURCES.clear()
-        _SOURCES[key] = known
-    if isinstance(known, Unsupported):
-        raise known.with_traceback(None)
-    return known
-
-
 def _kernel_for(node: Apply) -> Kernel | None:
     """The node's :class:`Kernel`, or None when it has no lowering."""
     try:
-        source = _source_of(node)
+        source = cached_kernel_source(node)
     except Unsupported as exc:
         _warn_fallback(node, str(exc))
         return None
