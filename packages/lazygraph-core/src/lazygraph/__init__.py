@@ -7,7 +7,7 @@ The user-facing verbs live here; the machinery lives in subpackages:
 distributions, ``lazygraph.numpy`` and ``lazygraph.backends``.
 
 Core owns ``function``, ``config`` and ``dprint``. The transforms (``grad``,
-``value_and_grad``, ``jacobian``, ``hessian``, ``jit``) and ``compute`` trace
+``value_and_grad``, ``jacobian``, ``hessian``, ``jit``), ``compute`` and ``persist`` trace
 Python functions over ``lazygraph.numpy`` arrays, so they live in the
 lazygraph-numpy-api distribution (``lazygraph.numpy.transforms``); this module
 offers them by name when that distribution is installed, and otherwise says
@@ -45,6 +45,7 @@ _LAZY_ATTRIBUTES: dict[str, str] = {
     "jit": "lazygraph.numpy.transforms:jit",
     "jvp": "lazygraph.numpy.transforms:jvp",
     "linearize": "lazygraph.numpy.transforms:linearize",
+    "persist": "lazygraph.numpy:persist",
     "scan": "lazygraph.numpy.transforms:scan",
     "value_and_grad": "lazygraph.numpy.transforms:value_and_grad",
     "vjp": "lazygraph.numpy.transforms:vjp",

@@ -15,6 +15,7 @@ from lazygraph.numpy import (
     _compute,
     _convert,
     _creation,
+    _distributed,
     _dtypes,
     _editing,
     _elementwise,
@@ -57,6 +58,7 @@ from lazygraph.numpy._calculus import *  # noqa: F403
 from lazygraph.numpy._compute import *  # noqa: F403
 from lazygraph.numpy._convert import *  # noqa: F403
 from lazygraph.numpy._creation import *  # noqa: F403
+from lazygraph.numpy._distributed import *  # noqa: F403
 from lazygraph.numpy._dtypes import *  # noqa: F403
 from lazygraph.numpy._editing import *  # noqa: F403
 from lazygraph.numpy._elementwise import *  # noqa: F403
@@ -117,6 +119,7 @@ __all__ = sorted(
         *_compute.__all__,
         *_convert.__all__,
         *_creation.__all__,
+        *_distributed.__all__,
         *_dtypes.__all__,
         *_editing.__all__,
         *_elementwise.__all__,

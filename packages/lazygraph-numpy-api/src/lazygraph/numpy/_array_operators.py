@@ -110,7 +110,11 @@ _PLAIN_OPERANDS: set[type] = {bool, int, float, complex}
 def _is_operand(x: Any) -> bool:
     if isinstance(x, (np.ndarray, np.generic, bool, int, float, complex, list, tuple)):
         return True
-    return hasattr(x, "__lazygraph_variable__") or isinstance(x, TensorVariable)
+    if hasattr(x, "__lazygraph_variable__") or isinstance(x, TensorVariable):
+        return True
+    from lazygraph.numpy._distributed import is_dask_array
+
+    return is_dask_array(x)  # (bound by as_variable: see _distributed)
 
 
 class ArrayOperators:

@@ -34,7 +34,8 @@ from typing import Any
 import numpy as np
 from lazygraph.graph.basic import Apply, Constant, Variable, gc_paused
 from lazygraph.numpy._array import _LIVE, Array
-from lazygraph.numpy._convert import _BOUND, bind_result, bind_value
+from lazygraph.numpy._convert import _BOUND, BoundVariable, bind_result, bind_value
+from lazygraph.numpy._distributed import arguments, gathered, reads_dask
 from lazygraph.numpy._eager import values_changed
 from lazygraph.numpy._expressions import (
     EXPRESSION_DEPTH,
@@ -246,6 +247,10 @@ def _run(inputs: list[Variable], outputs: list[Variable]) -> list[np.ndarray]:
     fn = cached_function(inputs, outputs)
     # Bound values are ndarrays of exactly their input's type: skip the checks.
     args = [_BOUND[v] for v in inputs]
+    bound: Any = _BOUND
+    if reads_dask(inputs):
+        # dask arrays (see _distributed): as they are on the dask backend, else gathered
+        args, bound = arguments(inputs, args)
     reported = reporting()  # the kinds of floating-point error the user's state reports
     if not reported:
         return [np.asarray(v) for v in fn.call_trusted(*args)]
@@ -254,7 +259,7 @@ def _run(inputs: list[Variable], outputs: list[Variable]) -> list[np.ndarray]:
     if errors.status & reported or (errors.unseen and nonfinite(values)):
         # something went wrong somewhere: numpy's warnings, for the nodes the
         # program recorded (see lazygraph.numpy._fpstate)
-        replay(inputs, outputs, _BOUND)
+        replay(inputs, outputs, bound)
     return values
 
 
@@ -270,6 +275,8 @@ def _evaluate(arrays: Sequence[Array], hand_out: bool) -> list[np.ndarray]:
         elif var.owner is None and var in _BOUND:
             read(var)
             results[var] = _BOUND[var]
+            if type(var) is not BoundVariable:  # a dask array (see _distributed)
+                results[var] = gathered(results[var], var.type.numpy_dtype)  # type: ignore[attr-defined]
         elif var not in todo:
             todo.append(var)
     if todo:
@@ -277,8 +284,15 @@ def _evaluate(arrays: Sequence[Array], hand_out: bool) -> list[np.ndarray]:
         readers = _readers(seen)
         done = set(todo) | set(live)
         wanted = todo + live + [v for v in readers if v not in done]
+        if reads_dask(inputs):
+            # over dask arrays only the arrays asked for are computed: the values on
+            # the way would be brought to the client (see _distributed)
+            wanted = todo
         # Buffers the caller may still write (inputs bound with copy=False).
-        foreign = {id(_BOUND[v]) for v in inputs}
+        # (a dask array, bound by _distributed, is no caller's buffer)
+        foreign = [
+            a for a in (v.bound for v in inputs if type(v) is BoundVariable) if a.flags.writeable
+        ]
         computed = _run(inputs, wanted)
         # Pin what was computed: every output, and the live arrays on the way, so
         # that later graphs start from these values instead of recomputing them;
@@ -307,11 +321,15 @@ def _evaluate(arrays: Sequence[Array], hand_out: bool) -> list[np.ndarray]:
     return [results[var] for var in outputs]
 
 
-def _freeze(value: np.ndarray, foreign: set[int], vtype: Any) -> Variable:
-    """A bound input holding ``value`` (of ``vtype``'s dtype), made read-only
-    (copied first if it is a view or a buffer that someone else may write)."""
+def _freeze(value: np.ndarray, foreign: list[np.ndarray], vtype: Any) -> Variable:
+    """A bound input holding ``value`` (of ``vtype``'s dtype), made read-only;
+    copied first where it may share memory with a buffer the caller can still
+    write (``foreign``: inputs bound without a copy). A result the backend made
+    is frozen in place: a copy of it would cost a pass over memory per pinned
+    value (Numba's arrays never say they own their data, so a test of
+    ``owndata`` copied every one of them)."""
     if value.flags.writeable:
-        if not value.flags.owndata or id(value) in foreign:
+        if any(np.may_share_memory(value, buffer) for buffer in foreign):
             value = value.copy()
         value.setflags(write=False)
     return bind_result(value, vtype)

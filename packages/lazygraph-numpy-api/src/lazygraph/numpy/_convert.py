@@ -61,6 +61,17 @@ class BoundVariable(TensorVariable):
         return cp
 
 
+class DistributedVariable(BoundVariable):
+    """A graph input holding a ``dask.array.Array`` (bound on the dask backend by
+    :mod:`lazygraph.numpy._distributed`): a value for computations, which pass
+    it to the backend as it is, but never a *known* value, so the eager lanes
+    (which call numpy on known values at once) record a node for every
+    operation on it (``_BoundValues.get``, :func:`known_value`: exact type).
+    """
+
+    __slots__ = ()
+
+
 _NEW = object.__new__
 
 
@@ -80,16 +91,20 @@ class _BoundValues:
 
     __slots__ = ()
 
+    # ``get`` is what the eager lanes read (numpy values they may compute with
+    # at once): a DistributedVariable's dask array is not one. ``[]`` and ``in``
+    # are what a computation reads: it is one (passed to the backend as is).
+
     def get(self, var: Any, default: Any = None) -> Any:
         return var.bound if type(var) is BoundVariable else default
 
     def __getitem__(self, var: Any) -> np.ndarray:
-        if type(var) is BoundVariable:
+        if type(var) is BoundVariable or type(var) is DistributedVariable:
             return var.bound  # type: ignore[no-any-return]
         raise KeyError(var)
 
     def __contains__(self, var: Any) -> bool:
-        return type(var) is BoundVariable
+        return type(var) is BoundVariable or type(var) is DistributedVariable
 
 
 #: graph input -> its bound value
@@ -250,7 +265,11 @@ def as_variable(x: Any) -> Any:
             return as_tensor_variable(arr)
         return bind(arr)
     if hasattr(x, "__array__") or hasattr(x, "__dlpack__"):
-        return bind(np.asarray(x))
+        # a dask array stays one on the dask backend (see _distributed)
+        from lazygraph.numpy._distributed import distributed_input
+
+        distributed = distributed_input(x)
+        return bind(np.asarray(x)) if distributed is None else distributed
     return as_tensor_variable(x)
 
 
@@ -308,6 +327,13 @@ def asarray(
         return arr
     if isinstance(obj, (list, tuple)) and _holds_lazy(obj):
         return as_ndarray(wrap(_stack_nested(obj, dtype)))
+    if not isinstance(obj, (np.ndarray, np.generic, list, tuple, bool, int, float, complex)):
+        # a dask array stays one on the dask backend (see _distributed)
+        from lazygraph.numpy._distributed import distributed_input
+
+        distributed = distributed_input(obj)
+        if distributed is not None:
+            return asarray(wrap(distributed), dtype, copy=copy)
     if copy is False and not isinstance(obj, np.ndarray):
         raise ValueError(f"asarray: copy=False but {type(obj).__name__} must be copied")
     if isinstance(obj, (bool, int, float, complex)) and not isinstance(obj, np.generic):

@@ -34,6 +34,7 @@ from lazygraph.numpy._convert import (
     known_array,
     wrap,
 )
+from lazygraph.numpy._distributed import distributed_input
 from lazygraph.numpy._sizes import computable
 from lazygraph.numpy._ufunc import ArrayLike, DTypeLike
 
@@ -185,6 +186,10 @@ def array(
     array([2., 3.])
     """
     _check_order("array", order)
+    # a dask array stays one on the dask backend (see _distributed)
+    distributed = distributed_input(object)
+    if distributed is not None:
+        object = wrap(distributed)
     if not _holds_lazy(object):
         # Plain data: numpy's own constructor gives numpy's conversions and errors.
         data = np.array(object, dtype=dtype, order=order, ndmin=ndmin)

@@ -32,7 +32,7 @@ from lazygraph.graph.basic import Apply, Constant, Variable
 from lazygraph.graph.clone import clone_get_equiv
 from lazygraph.graph.traversal import io_toposort
 
-__all__ = ["INLINE_CONSTANT_SIZE", "InnerGraph", "closure"]
+__all__ = ["INLINE_CONSTANT_SIZE", "InnerGraph", "closure", "unaliased"]
 
 #: Constants of at most this many elements stay inside an inner graph (they
 #: take part in its rewrites and lower as literals); larger ones become inputs.
@@ -164,6 +164,18 @@ class InnerGraph:
             compiled = function(self.inputs, self.outputs, mode=Mode(backend="python"))
             fn = self.__dict__["_python_fn"] = compiled.fn
         return fn  # type: ignore[no-any-return]
+
+
+def unaliased(values: Sequence[Any], inputs: Sequence[Any]) -> list[Any]:
+    """``values`` (a loop's final carries), each one that may share memory with
+    one of ``inputs`` or with an earlier value copied: the loop Ops declare no
+    views, so an in-place node downstream may overwrite their outputs."""
+    out: list[Any] = []
+    for value in values:
+        if any(np.may_share_memory(value, other) for other in (*inputs, *out)):
+            value = value.copy()
+        out.append(value)
+    return out
 
 
 def check_same_type(what: str, expected: Variable, got: Variable) -> None:

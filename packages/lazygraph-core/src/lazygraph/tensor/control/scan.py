@@ -31,7 +31,7 @@ from typing import Any, ClassVar
 import numpy as np
 
 from lazygraph.graph.basic import Apply, Constant, Op, Variable
-from lazygraph.tensor.control.inner import InnerGraph, check_same_type, closure
+from lazygraph.tensor.control.inner import InnerGraph, check_same_type, closure, unaliased
 from lazygraph.tensor.type import TensorType
 from lazygraph.tensor.variable import as_tensor_variable
 
@@ -173,9 +173,8 @@ class Scan(Op):
                         f"scan: with 0 steps the shape of output {k} is unknown ({yt})"
                     )
                 ys[k] = np.empty((0, *yt.shape), dtype=yt.dtype)  # type: ignore[attr-defined]
-        for i in range(nc):
-            value = carries[i]
-            output_storage[i][0] = value.copy() if value is inputs[1 + i] else value
+        for i, value in enumerate(unaliased(carries, inputs[1:])):
+            output_storage[i][0] = value
         for k in range(self.n_ys):
             output_storage[nc + k][0] = ys[k]
 

@@ -27,7 +27,7 @@ from typing import Any, ClassVar
 import numpy as np
 
 from lazygraph.graph.basic import Apply, Op, Variable
-from lazygraph.tensor.control.inner import InnerGraph, check_same_type, closure
+from lazygraph.tensor.control.inner import InnerGraph, check_same_type, closure, unaliased
 from lazygraph.tensor.variable import as_tensor_variable
 
 __all__ = ["While", "while_apply"]
@@ -97,9 +97,8 @@ class While(Op):
                         f"while_loop: the body changed the shape of carry {i} from {shape} to "
                         f"{np.shape(c)}"
                     )
-        for i in range(nc):
-            value = carries[i]
-            output_storage[i][0] = value.copy() if value is inputs[i] else value
+        for i, value in enumerate(unaliased(carries, inputs)):
+            output_storage[i][0] = value
 
     def infer_shape(self, fgraph: Any, node: Apply, input_shapes: Sequence[Any]) -> list[Any]:
         return [tuple(input_shapes[i]) for i in range(self.n_carry)]
