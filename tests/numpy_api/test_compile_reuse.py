@@ -110,3 +110,17 @@ def test_a_graph_for_function_keeps_positions_constant() -> None:
     f = lazygraph.function([x, y._var], total._var)
     a, b = np.ones((2, 2)), np.arange(12.0).reshape(3, 4)
     assert float(f(a, b)) == 1.0 + b[1].sum()
+
+
+def test_float_literals_that_change_are_inputs_and_rewritten_ones_constants() -> None:
+    x = lnp.asarray(np.linspace(0.0, 1.0, 40))
+    counts = []
+    for t in range(1, 8):
+        p = 0.013 * t  # a new float every step
+        got = (lnp.sin(x) * p < p / 2).compute()
+        np.testing.assert_array_equal(got, np.sin(np.linspace(0.0, 1.0, 40)) * p < p / 2)
+        counts.append(_compiles())
+    assert counts[-1] == counts[1]
+    # log(1 + x) is still rewritten to log1p: the 1 stays a constant
+    tiny = lnp.asarray(np.full(3, 1e-20))
+    assert (lnp.log(1.0 + tiny)).compute().tolist() == [1e-20] * 3

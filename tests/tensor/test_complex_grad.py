@@ -13,7 +13,6 @@ test_complex_grad_lowering.py compare compiled gradients with these.
 from __future__ import annotations
 
 import cmath
-import os
 from collections.abc import Callable
 from typing import Any, ClassVar
 
@@ -421,15 +420,6 @@ def test_rop_against_finite_differences(name: str, fn: Callable[[Any], Any]) -> 
     verify_rop(fn, [z], mode=PY)
 
 
-@pytest.mark.xfail(
-    os.environ.get("LAZYGRAPH_BACKEND") == "numba"
-    and os.environ.get("LAZYGRAPH_ON_UNSUPPORTED") == "raise",
-    raises=NotImplementedError,
-    strict=True,
-    reason="known numba lowering gap: second(complex, real) (promote=(1,)) is routed to "
-    "the complex table by its first operand, and the cast of its result to float64 "
-    "does not compile (numba/scalar.py); with on_unsupported=fallback it runs perform",
-)
 def test_rop_of_a_real_input_through_complex_values() -> None:
     x, t = lt.dvector("x"), lt.dvector("t")
     jvp = Rop(lt.real(lt.exp(1j * x)) * lt.abs(x + 2j), x, t)

@@ -214,3 +214,16 @@ def test_other_backends_gather_dask_arrays():
         assert lnp.persist(kept)[0] is kept
         assert type(kept._var) is BoundVariable  # now holding its numpy value
         np.testing.assert_array_equal(kept._var.bound, A)
+
+
+@pytest.mark.parametrize("backend", ["dask", "python"])
+def test_numpy_ufuncs_with_a_dask_and_a_lazy_operand(backend):
+    """``np.add(d, lazy)``: dask defers to the lazy array, which takes the dask
+    operand as an operator does (lazy on dask, gathered elsewhere)."""
+    d = da.from_array(A, chunks=(3, 2))
+    x = lnp.asarray(np.arange(5.0))
+    with config.change(backend=backend):
+        for got in (np.add(d, x), np.multiply(x, d)):
+            assert isinstance(got, lnp.Array)
+        np.testing.assert_array_equal(np.asarray(np.add(d, x)), A + np.arange(5.0))
+        np.testing.assert_array_equal(np.asarray(np.multiply(x, d)), np.arange(5.0) * A)

@@ -23,6 +23,7 @@ from lazygraph.tensor.reduction import Reduce
 from lazygraph.tensor.rewriting import specialize
 from lazygraph.tensor.rewriting.specialize import (
     matmul_of_transposes,
+    matmul_outer_product,
     pow_half_to_sqrt_unguarded,
     pow_specialize,
     reduce_of_alloc,
@@ -298,6 +299,45 @@ def test_matmul_of_transposes_is_one_transpose() -> None:
     (mm,) = [n for n in fg.apply_nodes if isinstance(n.op, MatMul)]
     assert mm.inputs == [fg.inputs[1], fg.inputs[0]]
     assert_numpy_equal(after, a_val.T @ b_val.T)
+
+
+OUTER_DTYPES = ("float64", "float32", "int64", "int8", "bool")
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    dtypes=st.tuples(st.sampled_from(OUTER_DTYPES), st.sampled_from(OUTER_DTYPES)),
+    m=st.integers(0, 4),
+    n=st.integers(0, 4),
+    data=st.data(),
+)
+def test_outer_product_matmul_is_numpys_matmul_to_the_bit(
+    dtypes: tuple[str, str], m: int, n: int, data: st.DataObject
+) -> None:
+    """An (m, 1) @ (1, n) product becomes an elementwise multiply with numpy's
+    matmul bits: -0.0 products are +0.0 (numpy sums from zero), inf * 0 is NaN,
+    integers wrap, bools are logical."""
+    a_val = data.draw(arrays(dtypes[0], (m, 1)), label="a")
+    b_val = data.draw(arrays(dtypes[1], (1, n)), label="b")
+    a = lt.tensor(dtypes[0], (None, 1), name="a")
+    b = lt.tensor(dtypes[1], (1, None), name="b")
+    fg, _, (after,) = before_after(matmul_outer_product, [a, b], [lt.matmul(a, b)], [a_val, b_val])
+    assert not has_op(fg, MatMul)
+    with np.errstate(all="ignore"):
+        want = np.matmul(a_val, b_val)
+    assert_numpy_equal(after, want, signed_zeros=True)
+
+
+def test_outer_product_rewrite_leaves_other_products() -> None:
+    for a_shape, b_shape, dtype in [
+        ((None, 2), (2, None), "float64"),  # a real sum
+        ((None, None), (1, None), "float64"),  # a size known only at run time
+        ((3, 1), (1, 4), "complex128"),  # complex: BLAS's own rounding
+        ((1,), (1, 4), "float64"),  # a vector operand
+    ]:
+        a, b = lt.tensor(dtype, a_shape, name="a"), lt.tensor(dtype, b_shape, name="b")
+        fg = rewritten(matmul_outer_product, [a, b], [lt.matmul(a, b)])
+        assert has_op(fg, MatMul), (a_shape, b_shape, dtype)
 
 
 # -- reductions of broadcasts --------------------------------------------------------------

@@ -136,21 +136,26 @@ def _lift_literals(operands: list[Variable]) -> None:
 
     ``x * dt`` or ``u < p`` with a Python number that changes from step to step
     of a loop would otherwise be a new graph, compiled again, at every step.
-    The literals rewrites read (``x * 1``, ``x ** 2``, ``log(1 + x)``,
-    ``x ** 0.5``: whole and half numbers up to 16), infinities and NaN stay
-    constants; a traced function (``jit``) keeps all of its constants. The
-    value and type are the constant's, so results do not change.
+    The literals rewrites read (:data:`REWRITTEN_LITERALS`), infinities and
+    NaN stay constants; a traced function (``jit``) keeps all of its
+    constants. The value and type are the constant's, so results do not change.
     """
     for k, v in enumerate(operands):
         if isinstance(v, Constant) and _liftable(v.data):
             operands[k] = bind_value(v.data, v.type)  # type: ignore[arg-type]
 
 
+#: the float literals a rewrite looks for: ``x + 0``, ``x * 1``, ``log(1 + x)``,
+#: ``exp(x) - 1``, ``x ** 2``, ``x ** 0.5``, ``x ** -1`` (see the canonicalize,
+#: stabilize and specialize stages); they stay constants
+REWRITTEN_LITERALS = frozenset({0.0, 1.0, -1.0, 2.0, 0.5})
+
+
 def _liftable(data: Any) -> bool:
     if not isinstance(data, np.ndarray) or data.ndim != 0 or data.dtype.kind != "f":
         return False
     value = float(data)
-    return math.isfinite(value) and not (abs(value) <= 16 and (2 * value).is_integer())
+    return math.isfinite(value) and value not in REWRITTEN_LITERALS
 
 
 def _read_expressions(outputs: Sequence[Variable]) -> None:

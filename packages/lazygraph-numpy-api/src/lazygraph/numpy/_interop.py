@@ -215,7 +215,11 @@ def array_ufunc(
 def _known_operand(x: Any) -> bool:
     if isinstance(x, (Array, np.ndarray, np.generic, bool, int, float, complex, list, tuple)):
         return True
-    return x is None or not hasattr(x, "__array_ufunc__")
+    from lazygraph.numpy._distributed import is_dask_array
+
+    # a dask array defers to us: lazy on the dask backend, gathered elsewhere
+    # (see _distributed), as an operator with it does
+    return x is None or not hasattr(x, "__array_ufunc__") or is_dask_array(x)
 
 
 def _with_out(

@@ -152,6 +152,10 @@ def scalar_expr(op: ScalarOp, args: Sequence[str], in_dtypes: Sequence[str], out
     that Numba's functions do not follow, and rows numpy has no function for.
     Raises :class:`CodegenUnsupported` for combinations without a lowering."""
     name = op.name
+    if name == "second":
+        # the second operand, as the output's dtype reads it (numpy's astype): a
+        # complex first operand (a gradient's shape template) changes nothing
+        return conv(args[1], in_dtypes[1], out_dtype)
     if name != "cast" and any(np.dtype(d).kind == "c" for d in (*in_dtypes, out_dtype)):
         return _complex_expr(op, args, in_dtypes, out_dtype)
     if name == "cast":

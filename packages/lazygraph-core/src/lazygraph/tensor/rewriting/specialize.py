@@ -24,6 +24,10 @@ One rule per identity (tags in brackets; every rule also has its own name as a t
   float operands of one dtype, becomes ``matmul``.
 - ``matmul_of_transposes`` [fast_run]: ``matmul(a.T, b.T) -> matmul(b, a).T``
   for matrices (one transpose instead of two).
+- ``matmul_outer_product`` [fast_run]: ``matmul(a, b) -> a * b + 0`` for an
+  (m, 1) by (1, n) product of real or integer operands (``+ 0`` for floats:
+  numpy's matmul sums from zero, so ``-0.0`` products give ``+0.0``), which
+  fusion then joins to its readers.
 - ``reduce_of_alloc`` [fast_run]: ``sum(broadcast_to(x, s), axis)`` sums ``x``
   over its own axes and multiplies by the number of copies; ``max``, ``min``,
   ``all`` and ``any`` of a broadcast reduce ``x`` only (when no copy count can be
@@ -60,6 +64,7 @@ from lazygraph.tensor.scalar import ScalarOp
 
 __all__ = [
     "matmul_of_transposes",
+    "matmul_outer_product",
     "pow_half_to_sqrt_unguarded",
     "pow_specialize",
     "reduce_of_alloc",
@@ -282,6 +287,33 @@ def matmul_of_transposes(fgraph: FunctionGraph | None, node: Apply) -> Any:
     return [result]
 
 
+@node_rewriter([MatMul])
+def matmul_outer_product(fgraph: FunctionGraph | None, node: Apply) -> Any:
+    """matmul(a, b) -> a * b + 0 for an (m, 1) by (1, n) product of reals.
+
+    An outer product has one product per element and nothing to sum: as an
+    elementwise multiply, fusion joins it to its readers (a gradient's
+    ``outer(g, h)`` added to an accumulator becomes one loop, not a matrix
+    written and read again). ``+ 0`` is the sum numpy's matmul starts from
+    (``-0.0 * 1`` gives ``+0.0`` there); integers and bools need none. Complex
+    products are left to matmul (BLAS may round them with fused multiply-adds).
+    """
+    a, b = node.inputs
+    at, bt, out = a.type, b.type, node.outputs[0].type
+    if at.ndim != 2 or bt.ndim != 2 or at.shape[1] != 1 or bt.shape[0] != 1:  # type: ignore[attr-defined]
+        return None
+    kind = out.numpy_dtype.kind  # type: ignore[attr-defined]
+    if kind not in "biuf":
+        return None
+    lt = _lt()
+    result = lt.multiply(a, b)
+    if kind == "f":
+        result = lt.add(result, lt.constant(np.zeros((), out.numpy_dtype)))  # type: ignore[attr-defined]
+    if result.type != out:
+        return None
+    return [result]
+
+
 # -- reductions of broadcasts -------------------------------------------------------------
 
 
@@ -356,4 +388,5 @@ _specialize.register("pow_specialize", pow_specialize, "fast_run")  # type: igno
 _specialize.register("pow_half_to_sqrt_unguarded", pow_half_to_sqrt_unguarded, "unsafe_nan")  # type: ignore[call-arg]
 _specialize.register("sum_mul_to_matmul", sum_mul_to_matmul, "fast_run")  # type: ignore[call-arg]
 _specialize.register("matmul_of_transposes", matmul_of_transposes, "fast_run")  # type: ignore[call-arg]
+_specialize.register("matmul_outer_product", matmul_outer_product, "fast_run")  # type: ignore[call-arg]
 _specialize.register("reduce_of_alloc", reduce_of_alloc, "fast_run")  # type: ignore[call-arg]
