@@ -607,3 +607,23 @@ def test_control_flow_inside_jit_traces_once() -> None:
     assert int(k) == 3
     f(x * 2, np.int64(5))
     assert f.trace_count == 1
+
+
+def test_a_body_reading_a_large_constant_takes_it_as_an_input() -> None:
+    """A constant too large to inline (more than INLINE_CONSTANT_SIZE elements)
+    that the body reads is a non-sequence input: a placeholder inside, the
+    constant outside (it was once the inner input itself, which no function
+    can take)."""
+    table = np.linspace(-1.0, 1.0, 40)
+    c = lt.dvector("c")
+    x = lt.dvector("x")
+    xs = lt.dmatrix("xs")
+    (final, rows) = scan_apply(
+        xs.shape[0], [lt.zeros((40,))], [xs], [c], [x], [c + lt.constant(table) * x], [c]
+    )
+    f = lazygraph.function([xs], [final, rows], mode=PY)
+    xv = np.random.default_rng(2).normal(size=(3, 40))
+    got_final, got_rows = f(xv)
+    want = np.cumsum(table * xv, axis=0)
+    np.testing.assert_allclose(got_final, want[-1], rtol=1e-14)
+    np.testing.assert_allclose(got_rows[1:], want[:-1], rtol=1e-14)

@@ -14,6 +14,7 @@ import lazygraph
 import lazygraph.tensor as lt
 from lazygraph.compile.mode import Mode
 from lazygraph.gradient import hessian, jacobian
+from lazygraph.graph.traversal import applys_between
 from lazygraph.tensor.control.scan import Scan
 
 # The sweeps run on the reference backend (each example's static twin is a new
@@ -90,6 +91,35 @@ def test_an_empty_expression_gives_an_empty_jacobian() -> None:
     j = jacobian(lt.exp(x)[:n], x)
     out = lazygraph.function([x, n], j, mode=PY)(np.zeros(3), np.int64(0))
     assert out.shape == (0, 3)
+
+
+def _has_scan(outputs: object) -> bool:
+    return any(isinstance(n.op, Scan) for n in applys_between([], outputs))
+
+
+@pytest.mark.parametrize("vectorize", [None, True, False])
+def test_vectorize_picks_stacked_products_or_a_scan(vectorize: bool | None) -> None:
+    """Static sizes: separate products up to JACOBIAN_UNROLL_MAX elements, a Scan
+    beyond (or as asked); the same values either way."""
+    from lazygraph.gradient.forward import JACOBIAN_UNROLL_MAX
+
+    n = JACOBIAN_UNROLL_MAX + 1
+    big = lt.tensor("float64", (n,), "big")
+    small = lt.tensor("float64", (3, 2), "small")
+    jb = jacobian(lt.sin(big) * big[::-1], big, vectorize=vectorize)
+    hs = hessian(lt.sum(lt.exp(small) * small[:, ::-1]), small, vectorize=vectorize)
+    assert _has_scan([jb]) == (vectorize is not True)
+    assert _has_scan([hs]) == (vectorize is False)
+    rng = np.random.default_rng(4)
+    bv, sv = rng.normal(size=n), rng.normal(size=(3, 2))
+    got_b, got_s = lazygraph.function([big, small], [jb, hs], mode=PY)(bv, sv)
+    want_b = np.diag(np.cos(bv) * bv[::-1]) + np.fliplr(np.diag(np.sin(bv)))
+    np.testing.assert_allclose(got_b, want_b, rtol=1e-13, atol=1e-15)
+    grad_fn = lazygraph.function(
+        [small], lazygraph.gradient.grad(lt.sum(lt.exp(small) * small[:, ::-1]), small), mode=PY
+    )
+    want_s = _central_jacobian(lambda t: grad_fn(t.reshape(3, 2)).ravel(), sv.ravel())
+    np.testing.assert_allclose(got_s, want_s.reshape(3, 2, 3, 2), rtol=1e-5, atol=1e-5)
 
 
 def test_the_errors_name_what_is_wrong() -> None:

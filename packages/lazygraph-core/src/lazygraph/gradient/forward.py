@@ -7,6 +7,7 @@ reverse mode.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from typing import Any, Literal
 
@@ -279,19 +280,29 @@ def _jacobian_by_scan(
     return results if is_seq else results[0]
 
 
+#: the most elements of an expression whose Jacobian :func:`jacobian` builds as
+#: one vector-Jacobian product per element by default; a larger one is a Scan
+JACOBIAN_UNROLL_MAX = 256
+
+
 def jacobian(
     expression: Variable,
     wrt: Variable | Sequence[Variable],
     consider_constant: Sequence[Variable] | None = None,
     disconnected_inputs: DisconnectedPolicy = "raise",
+    vectorize: bool | None = None,
 ) -> Any:
     """The Jacobian of ``expression`` with respect to ``wrt``: for each ``wrt``
     variable, an array of shape ``expression.shape + wrt.shape``.
 
-    Built as one vector-Jacobian product per element of ``expression`` (a one-hot
-    known gradient each time), stacked; where ``expression``'s size is known
-    only at run time, those products are the steps of a ``Scan`` (a 0-d
-    expression gives :func:`grad`).
+    One vector-Jacobian product per element of ``expression`` (a one-hot known
+    gradient each time). ``vectorize=True``: the products are separate
+    subgraphs, stacked (the graph grows with the size; every product is
+    rewritten and fused with the others); ``vectorize=False``: they are the
+    steps of a ``Scan`` over the positions (one copy of the product, a loop).
+    By default the first where the size is static and at most
+    :data:`JACOBIAN_UNROLL_MAX`, else the second (always where the size is
+    known only at run time). A 0-d expression gives :func:`grad`.
 
     >>> import numpy as np
     >>> import lazygraph.tensor as lt
@@ -310,9 +321,12 @@ def jacobian(
         raise TypeError(f"jacobian: expression must be a tensor variable, got {expression!r}")
     if expression.type.ndim == 0:
         return grad(expression, wrt, consider_constant, disconnected_inputs)
-    if any(s is None for s in expression.type.shape):
+    static = all(s is not None for s in expression.type.shape)
+    if vectorize is None:
+        static = static and math.prod(expression.type.shape) <= JACOBIAN_UNROLL_MAX
+    if not static or vectorize is False:
         return _jacobian_by_scan(expression, ws, is_seq, consider_constant, disconnected_inputs)
-    shape = _static_size(expression, "jacobian")
+    shape = _static_size(expression, "jacobian (vectorize=True)")
     size = int(np.prod(shape))
     dtype = float_dtype(expression)
     rows: list[list[Any]] = []
@@ -345,10 +359,12 @@ def hessian(
     wrt: Variable | Sequence[Variable],
     consider_constant: Sequence[Variable] | None = None,
     disconnected_inputs: DisconnectedPolicy = "raise",
+    vectorize: bool | None = None,
 ) -> Any:
     """The Hessian of the 0-d ``cost``: for each ``wrt`` variable ``w``, the
-    Jacobian of ``grad(cost, w)`` with respect to ``w`` (shape ``w.shape * 2``).
-    Cross terms between different ``wrt`` variables are not computed.
+    Jacobian of ``grad(cost, w)`` with respect to ``w`` (shape ``w.shape * 2``;
+    ``vectorize`` as in :func:`jacobian`). Cross terms between different
+    ``wrt`` variables are not computed.
 
     >>> import numpy as np
     >>> import lazygraph.tensor as lt
@@ -368,6 +384,12 @@ def hessian(
             disconnected_inputs=disconnected_inputs,
         )
         results.append(
-            jacobian(g, w, consider_constant=consider_constant, disconnected_inputs="ignore")
+            jacobian(
+                g,
+                w,
+                consider_constant=consider_constant,
+                disconnected_inputs="ignore",
+                vectorize=vectorize,
+            )
         )
     return results if is_seq else results[0]

@@ -79,7 +79,11 @@ class InnerGraph:
         self, inputs: Sequence[Variable], outputs: Sequence[Variable], copy: bool = True
     ) -> None:
         if copy:
-            equiv = clone_get_equiv(list(inputs), list(outputs), copy_inputs=True)
+            # an input that is a constant (a large one the body reads: see
+            # closure) is a placeholder of its type inside: its value comes in
+            # from outside, as every input's does
+            memo: dict[Any, Any] = {v: v.type() for v in inputs if isinstance(v, Constant)}
+            equiv = clone_get_equiv(list(inputs), list(outputs), copy_inputs=True, memo=memo)
             self.inputs: list[Variable] = [equiv[v] for v in inputs]  # type: ignore[misc]
             self.outputs: list[Variable] = [equiv[v] for v in outputs]  # type: ignore[misc]
         else:
