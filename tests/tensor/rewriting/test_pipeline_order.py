@@ -112,7 +112,6 @@ FAST_RUN_ORDER = [
     "specialize/pow_specialize  node",
     "specialize/sum_mul_to_matmul  node",
     "specialize/matmul_of_transposes  node",
-    "specialize/matmul_outer_product  node",
     "specialize/reduce_of_alloc  node",
     "merge2  MergeOptimizer",
     "fusion  sequence",

@@ -24,10 +24,11 @@ One rule per identity (tags in brackets; every rule also has its own name as a t
   float operands of one dtype, becomes ``matmul``.
 - ``matmul_of_transposes`` [fast_run]: ``matmul(a.T, b.T) -> matmul(b, a).T``
   for matrices (one transpose instead of two).
-- ``matmul_outer_product`` [fast_run]: ``matmul(a, b) -> a * b + 0`` for an
-  (m, 1) by (1, n) product of real or integer operands (``+ 0`` for floats:
-  numpy's matmul sums from zero, so ``-0.0`` products give ``+0.0``), which
-  fusion then joins to its readers.
+- ``matmul_outer_product`` [outer_product, not in fast_run]: ``matmul(a, b) ->
+  a * b + 0`` for an (m, 1) by (1, n) product of real or integer operands
+  (``+ 0`` for floats: numpy's matmul sums from zero, so ``-0.0`` products give
+  ``+0.0``), which fusion then joins to its readers. Opt-in: inside numba's
+  loop kernels it measured slower than the matmul it replaces.
 - ``reduce_of_alloc`` [fast_run]: ``sum(broadcast_to(x, s), axis)`` sums ``x``
   over its own axes and multiplies by the number of copies; ``max``, ``min``,
   ``all`` and ``any`` of a broadcast reduce ``x`` only (when no copy count can be
@@ -388,5 +389,8 @@ _specialize.register("pow_specialize", pow_specialize, "fast_run")  # type: igno
 _specialize.register("pow_half_to_sqrt_unguarded", pow_half_to_sqrt_unguarded, "unsafe_nan")  # type: ignore[call-arg]
 _specialize.register("sum_mul_to_matmul", sum_mul_to_matmul, "fast_run")  # type: ignore[call-arg]
 _specialize.register("matmul_of_transposes", matmul_of_transposes, "fast_run")  # type: ignore[call-arg]
-_specialize.register("matmul_outer_product", matmul_outer_product, "fast_run")  # type: ignore[call-arg]
+# opt-in (``Mode().including("outer_product")``): measured slower inside numba's
+# loop kernels (an RNN gradient's backward body: 14.4 ms against 12.5 ms for
+# 2,000 steps), where the matmul's own loop writes the product once
+_specialize.register("matmul_outer_product", matmul_outer_product, "outer_product")  # type: ignore[call-arg]
 _specialize.register("reduce_of_alloc", reduce_of_alloc, "fast_run")  # type: ignore[call-arg]
