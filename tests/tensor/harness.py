@@ -19,7 +19,9 @@ import numpy as np
 from hypothesis import strategies as st
 
 import lazygraph
+import lazygraph.tensor as lt
 from lazygraph.compile.mode import Mode
+from lazygraph.graph.basic import Apply, Op
 from lazygraph.tensor.type import TensorType
 
 BACKEND = os.environ.get("LAZYGRAPH_BACKEND", "python")
@@ -323,3 +325,20 @@ def check_symbolic_infer_shape(out: Any, x: Any, value: np.ndarray) -> None:
     shape = node.op.infer_shape(None, node, sizes)[out.index]
     got = run([x], [lt.as_tensor_variable(s) for s in shape] + [out], [value])
     assert tuple(int(s) for s in got[:-1]) == got[-1].shape
+
+
+class CountedAddOne(Op):
+    """``x + 1``, counting its runs (``CountedAddOne.calls``): an op of no
+    lazygraph module, for tests of what runs (a branch not taken, a node a loop
+    rewrite must not move)."""
+
+    __props__ = ()
+    calls = 0
+
+    def make_node(self, x: object) -> Apply:
+        x = lt.as_tensor_variable(x)
+        return Apply(self, [x], [x.type()])
+
+    def perform(self, node: Apply, inputs: list, output_storage: list) -> None:
+        type(self).calls += 1
+        output_storage[0][0] = inputs[0] + 1

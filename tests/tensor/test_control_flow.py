@@ -22,9 +22,10 @@ import lazygraph.numpy as lnp
 import lazygraph.tensor as lt
 from lazygraph.compile.mode import Mode
 from lazygraph.gradient import grad, hessian, verify_grad, verify_rop
-from lazygraph.graph.basic import Apply, Op
+from lazygraph.graph.basic import Apply
 from lazygraph.tensor.control import IfElse, Scan, While, cond_apply, scan_apply
 from lazygraph.tensor.type import TensorType
+from tests.tensor.harness import CountedAddOne
 
 pytestmark = pytest.mark.backend("python")
 
@@ -493,30 +494,15 @@ def test_fori_loop_array_bounds_is_a_while_loop() -> None:
 # -- cond ----------------------------------------------------------------------------
 
 
-class _Counted(Op):
-    """x + 1, counting how many times it runs."""
-
-    __props__ = ()
-    calls = 0
-
-    def make_node(self, x: object) -> Apply:
-        x = lt.as_tensor_variable(x)
-        return Apply(self, [x], [x.type()])
-
-    def perform(self, node: Apply, inputs: list, output_storage: list) -> None:
-        type(self).calls += 1
-        output_storage[0][0] = inputs[0] + 1
-
-
 def test_cond_runs_only_the_chosen_branch() -> None:
     p, x = lt.bscalar("p"), lt.dvector("x")
-    (y,) = cond_apply(p, [h := lt.dvector()], [x], [_Counted()(h)], [h * 2])
+    (y,) = cond_apply(p, [h := lt.dvector()], [x], [CountedAddOne()(h)], [h * 2])
     fn = lazygraph.function([p, x], y, mode=PY)
-    _Counted.calls = 0
+    CountedAddOne.calls = 0
     np.testing.assert_array_equal(fn(0, np.array([1.0, 2.0])), [2.0, 4.0])
-    assert _Counted.calls == 0
+    assert CountedAddOne.calls == 0
     np.testing.assert_array_equal(fn(1, np.array([1.0, 2.0])), [2.0, 3.0])
-    assert _Counted.calls == 1
+    assert CountedAddOne.calls == 1
 
     # a branch that would fail (an index out of range) does not run when not chosen
     def pick(pred: bool) -> float:

@@ -22,7 +22,7 @@ import lazygraph.numpy as lnp
 import lazygraph.tensor as lt
 from lazygraph.compile.mode import Mode
 from lazygraph.gradient import grad, verify_grad
-from lazygraph.graph.basic import Apply, Op, Variable
+from lazygraph.graph.basic import Apply, Variable
 from lazygraph.graph.fg import FunctionGraph
 from lazygraph.tensor.control import InnerGraph, Scan, While, scan_apply
 from lazygraph.tensor.control.rewriting import (
@@ -32,6 +32,7 @@ from lazygraph.tensor.control.rewriting import (
 )
 from lazygraph.tensor.dimshuffle import DimShuffle
 from lazygraph.tensor.subtensor import Subtensor
+from tests.tensor.harness import CountedAddOne
 
 PY = Mode(backend="python")
 HOIST = ("scan_hoist_invariants", "while_hoist_invariants")
@@ -295,38 +296,23 @@ def test_a_zero_step_scan_runs_nothing_that_raises(
     np.testing.assert_allclose(fixed(good), 1.0 + 3 * np.sum(f(lt.constant(good)).eval()))
 
 
-class _Counted(Op):
-    """x + 1, counting its runs: an op of no lazygraph module, never moved."""
-
-    __props__ = ()
-    calls = 0
-
-    def make_node(self, x: object) -> Apply:
-        x = lt.as_tensor_variable(x)
-        return Apply(self, [x], [x.type()])
-
-    def perform(self, node: Apply, inputs: list, output_storage: list) -> None:
-        type(self).calls += 1
-        output_storage[0][0] = inputs[0] + 1
-
-
 @python_only
 def test_a_loop_that_surely_runs_moves_nested_loops_but_not_foreign_ops() -> None:
     p = lt.tensor("float64", (4,), "p")
     c, p_in, q = lt.dscalar("c"), p.type(), lt.dscalar("q")
     # a nested scan (the running products of p) and a counting op read only p
     (_, prods) = scan_apply(4, [lt.constant(1.0)], [p_in], [q], [r := q.type()], [q * r], [q * r])
-    new_c = c + lt.sum(prods) + lt.sum(_Counted()(p_in))
+    new_c = c + lt.sum(prods) + lt.sum(CountedAddOne()(p_in))
     (final,) = scan_apply(3, [lt.constant(0.0)], [], [c], [], [new_c], [], params=[(p_in, p)])
     fn = lazygraph.function([p], final, mode=PY)
     (outer,) = [n for n in loops(fn) if n.op.n_params]
     assert not any(isinstance(n.op, Scan) for n in inner_nodes(outer.op))  # moved out
-    assert any(isinstance(n.op, _Counted) for n in inner_nodes(outer.op))  # stays
+    assert any(isinstance(n.op, CountedAddOne) for n in inner_nodes(outer.op))  # stays
     assert len(loops(fn)) == 2
     value = np.array([1.5, -2.0, 0.5, 3.0])
-    _Counted.calls = 0
+    CountedAddOne.calls = 0
     np.testing.assert_allclose(fn(value), 3 * (np.cumprod(value).sum() + np.sum(value + 1)))
-    assert _Counted.calls == 3
+    assert CountedAddOne.calls == 3
 
 
 @python_only

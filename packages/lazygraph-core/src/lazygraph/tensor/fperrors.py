@@ -251,15 +251,7 @@ def call_watched(fn: Callable[..., Any], *args: Any, name: str | None = None) ->
             return fn(*args)
         finally:
             _reset(token)
-    saved = _STATE[0]
-    _STATE[0] = 0
-    token = _set(_WATCH)
-    try:
-        out = fn(*args)
-    finally:
-        _reset(token)
-        status = _STATE[0]
-        _STATE[0] = saved
+    out, status = collect(fn, *args)
     if status & mask:
         report(status, name or getattr(fn, "__name__", "ufunc"))
     return out

@@ -246,14 +246,14 @@ def _recent_pending() -> list[Array]:
     return arrays
 
 
-def _run(inputs: list[Variable], outputs: list[Variable]) -> list[np.ndarray]:
+def _run(inputs: list[Variable], outputs: list[Variable], dask: bool = False) -> list[np.ndarray]:
     from lazygraph.compile.cache import cached_function
 
     fn = cached_function(inputs, outputs)
     # Bound values are ndarrays of exactly their input's type: skip the checks.
     args = [_BOUND[v] for v in inputs]
     bound: Any = _BOUND
-    if reads_dask(inputs):
+    if dask:
         # dask arrays (see _distributed): as they are on the dask backend, else gathered
         args, bound = arguments(inputs, args)
     reported = reporting()  # the kinds of floating-point error the user's state reports
@@ -289,7 +289,8 @@ def _evaluate(arrays: Sequence[Array], hand_out: bool) -> list[np.ndarray]:
         readers = _readers(seen)
         done = set(todo) | set(live)
         wanted = todo + live + [v for v in readers if v not in done]
-        if reads_dask(inputs):
+        dask = reads_dask(inputs)
+        if dask:
             # over dask arrays only the arrays asked for are computed: the values on
             # the way would be brought to the client (see _distributed)
             wanted = todo
@@ -298,7 +299,7 @@ def _evaluate(arrays: Sequence[Array], hand_out: bool) -> list[np.ndarray]:
         foreign = [
             a for a in (v.bound for v in inputs if type(v) is BoundVariable) if a.flags.writeable
         ]
-        computed = _run(inputs, wanted)
+        computed = _run(inputs, wanted, dask)
         # Pin what was computed: every output, and the live arrays on the way, so
         # that later graphs start from these values instead of recomputing them;
         # graphs still to be computed that read one of these values read it from
