@@ -82,7 +82,7 @@ BACKEND_SUITES: dict[str, tuple[str, ...]] = {
     ),
     # dask: its own tests and doctests, its docs page, and a cross-section of the
     # op table (the files below: the families with dask lowerings of their own,
-    # reductions and scans, shapes, indexing and assignment) on chunks of 64
+    # reductions and scans, shapes, indexing and assignment, sorting) on chunks of 64
     # bytes (DASK_ENV), so that lowerings meet chunks that do not divide the
     # arrays. 140 s of CPU time in all (user + sys, both workers): about 75 s on
     # two free cores (2 min 17 s measured on two cores shared with other work,
@@ -104,6 +104,7 @@ BACKEND_SUITES: dict[str, tuple[str, ...]] = {
         "tests/tensor/test_structure.py",
         "tests/tensor/test_subtensor.py",
         "tests/tensor/test_advanced_subtensor.py",
+        "tests/tensor/test_sort.py",
         "tests/numpy_api/test_manipulation.py",
         "tests/numpy_api/test_array_indexing.py",
     ),

@@ -9,19 +9,27 @@ of 25 MB):
   chunk, but each op inside it is a numpy call writing a full temporary;
   lazygraph's rewrites fuse the chain into one node, one numba kernel per chunk;
 - ``std(x, axis=0)``: dask's one-pass moment tree against lazygraph's (numpy's
-  two passes: the mean, then the squared deviations).
+  two passes: the mean, then the squared deviations);
+- a logistic-regression gradient step: the gradient of the mean log-loss
+  ``mean(logaddexp(0, x @ w) - y * x @ w)`` with respect to ``w``, by
+  ``lazygraph.gradient.grad`` on one side and written by hand in dask.array
+  (``x.T @ (sigmoid(x @ w) - y) / n``) on the other.
 
 On the current (threaded) scheduler the chain's 200 MB result is computed into
 the client. On a ``distributed.LocalCluster(processes=True)`` of 1 and then 2
 single-thread workers, the input is generated on the workers
 (``da.random.random``) and the chain is summed there, so that neither the input
 nor the result crosses between processes; the speed-up is the 1-worker time
-over the 2-worker time.
+over the 2-worker time. There the submission time is measured too: building
+the dask graph (lazygraph: walking the rewritten graph; dask.array: the
+operations) plus ``client.compute`` handing it to the scheduler, as a fraction
+of the whole call.
 
 Cells are medians of 5 timed runs after a warm-up call (which compiles), from
 one run of this script; the load average (``os.getloadavg``) before and after
-is printed with the table, since a busy machine changes the numbers. Not run by
-CI::
+is printed with the table, since a busy machine changes the numbers. The
+tables go to standard output and ``benchmarks/results/dask_chain.md``, the raw
+numbers to ``benchmarks/results/dask_chain.json``. Not run by CI::
 
     OPENBLAS_NUM_THREADS=1 python benchmarks/dask_chain.py            # ~200 MB
     OPENBLAS_NUM_THREADS=1 python benchmarks/dask_chain.py --quick    # 1/16 size
@@ -30,11 +38,13 @@ CI::
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import statistics
 import time
 import warnings
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import dask.array as da
@@ -43,8 +53,10 @@ from _common import machine
 
 import lazygraph
 import lazygraph.tensor as lt
+from lazygraph.gradient import grad
 
 REPEATS = 5
+RESULTS = Path(__file__).resolve().parent / "results"
 
 
 def lg_chain(e: Any) -> Any:
@@ -59,6 +71,16 @@ def da_chain(e: Any) -> Any:
     return e
 
 
+def lg_logistic_step(e: Any, y: Any, w: Any) -> Any:
+    """The gradient of the mean logistic loss with respect to ``w``."""
+    z = lt.dot(e, w)
+    return grad(lt.mean(lt.logaddexp(0.0, z) - y * z), w)
+
+
+def da_logistic_step(e: Any, y: Any, w: Any) -> Any:
+    return e.T @ (1.0 / (1.0 + da.exp(-(e @ w))) - y) / e.shape[0]
+
+
 def median_time(fn: Callable[[], Any]) -> tuple[float, Any]:
     """The median of REPEATS timed calls of ``fn`` after one warm-up call, and
     the warm-up's result."""
@@ -71,23 +93,43 @@ def median_time(fn: Callable[[], Any]) -> tuple[float, Any]:
     return statistics.median(times), result
 
 
-def lazygraph_fn(build: Callable[[Any], Any]) -> Any:
-    """A dask-backend function of one float64 matrix that takes dask arrays as
-    they are (their own chunks) and returns numpy values."""
+def lazygraph_fn(build: Callable[..., Any], *, lazy: bool = False) -> Any:
+    """A dask-backend function of one float64 matrix (and, for a ``build`` of
+    three arguments, a label vector and a weight vector) that takes dask arrays
+    as they are (their own chunks) and returns numpy values (``lazy``: the dask
+    arrays, not computed)."""
     x = lt.dmatrix("x")
-    f = lazygraph.function([x], build(x), mode="dask")
+    args = [x, lt.dvector("y"), lt.dvector("w")] if build.__code__.co_argcount == 3 else [x]
+    options = {"dask_arrays": True} if lazy else None
+    f = lazygraph.function(args, build(*args), mode="dask", compile_options=options)
     f.trust_input = True
     return f
+
+
+def labels_and_weights(x: Any) -> tuple[Any, np.ndarray]:
+    """0/1 labels of a linear model of ``x``'s rows (a dask array, chunked as
+    ``x``'s rows), and small weights."""
+    w = np.random.default_rng(1).normal(size=x.shape[1]) * 1e-2
+    y = (x @ np.linspace(-1.0, 1.0, x.shape[1]) > 0).astype(np.float64)
+    return y, w
 
 
 def threaded(rows: int, cols: int, chunk_rows: int) -> list[tuple[str, float, float]]:
     data = np.random.default_rng(0).uniform(-2.0, 2.0, size=(rows, cols))
     x = da.from_array(data, chunks=(chunk_rows, cols))
     chain, std = lazygraph_fn(lg_chain), lazygraph_fn(lambda v: lt.std(v, axis=0))
+    step = lazygraph_fn(lg_logistic_step)
+    y, w = labels_and_weights(x)
+    y = y.persist()
     rows_out = []
     for name, plain, ours in [
         ("20-op chain", lambda: da_chain(x).compute(), lambda: chain(x)),
         ("std(x, axis=0)", lambda: da.std(x, axis=0).compute(), lambda: std(x)),
+        (
+            "logistic gradient step",
+            lambda: da_logistic_step(x, y, w).compute(),
+            lambda: step(x, y, w),
+        ),
     ]:
         t_plain, want = median_time(plain)
         t_ours, got = median_time(ours)
@@ -96,31 +138,97 @@ def threaded(rows: int, cols: int, chunk_rows: int) -> list[tuple[str, float, fl
     return rows_out
 
 
-def cluster(rows: int, cols: int, chunk_rows: int) -> list[tuple[str, int, float, float]]:
+def submission(client: Any, build: Callable[[], list[Any]]) -> tuple[float, float]:
+    """Medians over REPEATS calls (after a warm-up) of the seconds spent building
+    the dask graph and handing it to the scheduler (``build`` then
+    ``client.compute``), and of the whole call's seconds."""
+    handed, whole = [], []
+    for k in range(REPEATS + 1):
+        start = time.perf_counter()
+        futures = client.compute(build())
+        submitted = time.perf_counter()
+        client.gather(futures)
+        if k:  # (the first: the warm-up)
+            handed.append(submitted - start)
+            whole.append(time.perf_counter() - start)
+    return statistics.median(handed), statistics.median(whole)
+
+
+def cluster(rows: int, cols: int, chunk_rows: int) -> list[dict[str, Any]]:
     from distributed import Client, LocalCluster
 
-    chain = lazygraph_fn(lambda v: lt.sum(lg_chain(v)))
-    std = lazygraph_fn(lambda v: lt.std(v, axis=0))
+    builds = {
+        "sum(20-op chain)": (lambda v: lt.sum(lg_chain(v)), lambda x, y, w: [da_chain(x).sum()]),
+        "std(x, axis=0)": (lambda v: lt.std(v, axis=0), lambda x, y, w: [da.std(x, axis=0)]),
+        "logistic gradient step": (
+            lg_logistic_step,
+            lambda x, y, w: [da_logistic_step(x, y, w)],
+        ),
+    }
     out = []
     for workers in (1, 2):
         with (
             LocalCluster(
                 n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None
             ) as local,
-            Client(local),
+            Client(local) as client,
         ):
             # generated on the workers; persisted, so that the timings leave it out
             x = da.random.RandomState(0).uniform(-2.0, 2.0, (rows, cols), chunks=(chunk_rows, cols))
             x = x.persist()
-            for name, plain, ours in [
-                ("sum(20-op chain)", lambda x=x: da_chain(x).sum().compute(), lambda x=x: chain(x)),
-                ("std(x, axis=0)", lambda x=x: da.std(x, axis=0).compute(), lambda x=x: std(x)),
-            ]:
-                t_plain, want = median_time(plain)
-                t_ours, got = median_time(ours)
+            y, w = labels_and_weights(x)
+            y = y.persist()
+            for name, (lg_build, da_build) in builds.items():
+                ours, lazy = lazygraph_fn(lg_build), lazygraph_fn(lg_build, lazy=True)
+                data = (x, y, w)
+                args = data if lg_build is lg_logistic_step else (x,)
+                t_plain, want = median_time(lambda b=da_build, d=data: b(*d)[0].compute())
+                t_ours, got = median_time(lambda f=ours, a=args: f(*a))
                 np.testing.assert_allclose(got, want, rtol=1e-9)
-                out.append((name, workers, t_plain, t_ours))
+                row = {"workload": name, "workers": workers, "dask": t_plain, "lazygraph": t_ours}
+                if workers == 2:
+                    row["submit_dask"] = submission(client, lambda b=da_build, d=data: b(*d))
+                    row["submit_lazygraph"] = submission(client, lambda f=lazy, a=args: f.fn(*a))
+                out.append(row)
     return out
+
+
+def render(
+    local: list[tuple[str, float, float]], clustered: list[dict[str, Any]], head: str
+) -> str:
+    lines = [head, ""]
+    lines += ["| workload (threaded scheduler) | dask.array | lazygraph on dask | ratio |"]
+    lines += ["|---|---|---|---|"]
+    for name, t_plain, t_ours in local:
+        lines.append(f"| {name} | {t_plain:.3f} s | {t_ours:.3f} s | {t_plain / t_ours:.2f}x |")
+    lines += [
+        "",
+        "| workload (LocalCluster, processes) | workers | dask.array | lazygraph on dask | ratio |",
+    ]
+    lines += ["|---|---|---|---|---|"]
+    for r in clustered:
+        lines.append(
+            f"| {r['workload']} | {r['workers']} | {r['dask']:.3f} s | {r['lazygraph']:.3f} s "
+            f"| {r['dask'] / r['lazygraph']:.2f}x |"
+        )
+    lines += [""]
+    for name in dict.fromkeys(r["workload"] for r in clustered):
+        one = {r["workers"]: r for r in clustered if r["workload"] == name}
+        lines.append(
+            f"- {name}: 1 -> 2 workers speed-up, dask.array "
+            f"{one[1]['dask'] / one[2]['dask']:.2f}x, lazygraph "
+            f"{one[1]['lazygraph'] / one[2]['lazygraph']:.2f}x"
+        )
+    lines += [""]
+    for r in clustered:
+        if "submit_lazygraph" in r:
+            (dh, dw), (lh, lw) = r["submit_dask"], r["submit_lazygraph"]
+            lines.append(
+                f"- {r['workload']}, 2 workers: graph built and submitted in "
+                f"{lh * 1e3:.1f} ms of {lw:.3f} s ({lh / lw:.1%}) for lazygraph, "
+                f"{dh * 1e3:.1f} ms of {dw:.3f} s ({dh / dw:.1%}) for dask.array"
+            )
+    return "\n".join(lines) + "\n"
 
 
 def main() -> None:
@@ -136,29 +244,25 @@ def main() -> None:
     load_after = os.getloadavg()
 
     size = rows * cols * 8 / 1e6
-    print(f"{machine()}")
-    print(
+    head = (
+        f"{machine()}; {time.strftime('%Y-%m-%d %H:%M')}\n\n"
         f"array {rows}x{cols} float64 ({size:.0f} MB), {rows // chunk_rows} chunks of "
         f"{chunk_rows} rows; medians of {REPEATS} runs after a warm-up; load average "
         f"{', '.join(f'{v:.2f}' for v in load_before)} before, "
-        f"{', '.join(f'{v:.2f}' for v in load_after)} after\n"
+        f"{', '.join(f'{v:.2f}' for v in load_after)} after"
     )
-    print("| workload (threaded scheduler) | dask.array | lazygraph on dask | ratio |")
-    print("|---|---|---|---|")
-    for name, t_plain, t_ours in local:
-        print(f"| {name} | {t_plain:.3f} s | {t_ours:.3f} s | {t_plain / t_ours:.2f}x |")
-    print()
-    print("| workload (LocalCluster, processes) | workers | dask.array | lazygraph on dask |")
-    print("|---|---|---|---|")
-    for name, workers, t_plain, t_ours in clustered:
-        print(f"| {name} | {workers} | {t_plain:.3f} s | {t_ours:.3f} s |")
-    print()
-    for name in dict.fromkeys(n for n, *_ in clustered):
-        one = {w: (p, o) for n, w, p, o in clustered if n == name}
-        print(
-            f"- {name}: 1 -> 2 workers speed-up, dask.array {one[1][0] / one[2][0]:.2f}x, "
-            f"lazygraph {one[1][1] / one[2][1]:.2f}x"
-        )
+    table = render(local, clustered, head)
+    print(table)
+    RESULTS.mkdir(exist_ok=True)
+    (RESULTS / "dask_chain.md").write_text(table)
+    raw = {
+        "quick": args.quick,
+        "load_before": load_before,
+        "load_after": load_after,
+        "threaded": [{"workload": n, "dask": p, "lazygraph": o} for n, p, o in local],
+        "cluster": clustered,
+    }
+    (RESULTS / "dask_chain.json").write_text(json.dumps(raw, indent=1))
 
 
 if __name__ == "__main__":

@@ -1,6 +1,6 @@
 """The Array object: static attributes, conversions, copies, the array API
 methods, the materialization points (which compute, and give numpy's answers)
-and printing (``str`` / ``format`` exactly numpy's; ``repr`` lazy)."""
+and printing (``str`` / ``format`` / ``repr`` exactly numpy's)."""
 
 from __future__ import annotations
 
@@ -22,6 +22,7 @@ import lazygraph
 import lazygraph.numpy as lnp
 from lazygraph.compile.cache import stats
 from lazygraph.numpy._convert import bound_value
+from lazygraph.numpy._printing import summary
 from tests.numpy_api.namespace_harness import check
 from tests.tensor.harness import ALL, arrays, assert_numpy_equal, numpy_result
 
@@ -62,19 +63,51 @@ def test_sizes_that_depend_on_the_data_are_computed_when_asked_for() -> None:
     x = lnp.asarray(np.arange(5.0))
     y = x[x > 2]
     assert y._static_shape == (None,)  # unknown when the graph is built
-    assert repr(y) == "Array(shape=(None,), dtype=float64, lazy)"  # repr computes nothing
+    assert summary(y) == "Array(shape=(None,), dtype=float64, lazy)"  # computes nothing
     assert y.shape == (2,)  # numpy's ints: computed
     assert y.size == 2 and len(y) == 2
     np.testing.assert_array_equal(y.compute(), [3.0, 4.0])
 
 
+@pytest.mark.parametrize("eager", [True, False])
+def test_repr_and_hash_are_numpys(eager: bool) -> None:
+    """repr shows numpy's repr of the value (a computed 0-d result is numpy's
+    scalar, which hashes as one); a 0-d array made as one has no hash, as in
+    numpy. Eager or recorded, the text is the same."""
+    data = np.array([[0.5, -0.0, np.nan], [np.inf, 1e-300, 3.0]], dtype=np.float32)
+    with lazygraph.config.change(eager_max_elements=100 if eager else 0):
+        x = lnp.asarray(data)
+        pairs = [
+            (x * 2, data * 2),
+            (lnp.exp(x)[0, 0], np.exp(data)[0, 0]),
+            (x[0], data[0]),
+            (x.sum(), data.sum()),
+            (lnp.argmax(x[1]), np.argmax(data[1])),
+            (x[1, 1:] > 0, data[1, 1:] > 0),
+            (lnp.array(4.5), np.array(4.5)),
+            (lnp.zeros((0, 2), dtype="int8"), np.zeros((0, 2), dtype="int8")),
+            (lnp.asarray([1 + 2j]), np.asarray([1 + 2j])),
+        ]
+        for ours, theirs in pairs:
+            if lazygraph.config.backend == "dask" and isinstance(ours, lnp.Array):
+                assert repr(ours) == summary(ours)  # a dask array's way: no compute
+                continue
+            assert repr(ours) == repr(theirs)
+            assert repr([ours, 1]) == repr([theirs, 1])
+        total = x[1, 2].sum()
+        assert hash(total) == hash(np.float32(3.0)) and {total: 1}[3.0] == 1
+        for unhashable in (x, lnp.array(4.5), x[0]):
+            with pytest.raises(TypeError, match="unhashable"):
+                hash(unhashable)
+
+
 @pytest.mark.usefixtures("graphs")
-def test_repr_is_lazy() -> None:
+def test_the_summary_is_lazy() -> None:
     x = lnp.asarray(np.zeros((2, 3), dtype=np.float32))
     before = stats().compiles
-    assert repr(x * 2) == "Array(shape=(2, 3), dtype=float32, lazy)"
-    assert repr(lnp.exp(x)[0, 0]) == "Array(shape=(), dtype=float32, lazy)"
-    assert repr(x[0]) == "Array(shape=(3,), dtype=float32, lazy)"
+    assert summary(x * 2) == "Array(shape=(2, 3), dtype=float32, lazy)"
+    assert summary(lnp.exp(x)[0, 0]) == "Array(shape=(), dtype=float32, lazy)"
+    assert summary(x[0]) == "Array(shape=(3,), dtype=float32, lazy)"
     assert stats().compiles == before
 
 
@@ -559,3 +592,28 @@ def test_an_empty_numpy_array_stays_writeable_after_asarray() -> None:
         lnp.asarray(a)
         lnp.add(a, 1)
         assert a.flags.writeable
+
+
+@pytest.mark.parametrize("order", ["C", "F", "A", "K", "c", "f", "a", "k", None, "x", "fortran", 1])
+def test_order_letters_are_read_in_either_case(order) -> None:
+    """numpy reads ``order`` case-insensitively and raises ValueError for other
+    values; lazygraph.numpy does the same everywhere it takes one."""
+    data = np.arange(6.0).reshape(2, 3)
+    calls = [
+        lambda m, a: a.flatten(order),
+        lambda m, a: a.ravel(order),
+        lambda m, a: m.ravel(a, order),
+        lambda m, a: a.reshape(6, order=order),
+        lambda m, a: m.asarray(a, order=order),
+        lambda m, a: m.add(a, 1.0, order=order),
+        lambda m, a: m.zeros(3, order=order),
+        lambda m, a: m.ones_like(a, order=order),
+    ]
+    for call in calls:
+        try:
+            want = call(np, data)
+        except (ValueError, TypeError) as exc:
+            with pytest.raises(type(exc)):
+                call(lnp, lnp.asarray(data))
+            continue
+        assert_numpy_equal(np.asarray(call(lnp, lnp.asarray(data))), want)

@@ -164,3 +164,38 @@ def test_range_and_array_like_indices_read_as_arrays() -> None:
     b = a.copy()
     b[range(0, 4, 2), 1] = -1.0
     np.testing.assert_array_equal(y.compute(), b)
+
+
+@pytest.mark.parametrize(
+    "make",
+    [
+        lambda m: m.ones(20, dtype=m.intp),
+        lambda m: m.ones((4, 5), dtype="int32").ravel(),
+        lambda m: m.full(20, 1),
+        lambda m: m.zeros(20, dtype=int) + 1,
+    ],
+)
+@pytest.mark.parametrize("at", [0, -1])
+def test_an_out_of_range_index_array_raises_numpys_index_error(make, at: int) -> None:
+    """An index array the program builds (ones, then one entry set) indexes as
+    numpy's; set out of range, numpy's IndexError comes where it indexes (for
+    reads and writes) when lazygraph.numpy computes small arrays at once, and
+    where the result is read otherwise."""
+    want = np.ones(20, dtype=np.intp)
+    want[at] = 3
+    a = lnp.arange(5.0)
+    ind = make(lnp)
+    ind[at] = 3
+    assert_numpy_equal(np.asarray(a[ind]), np.arange(5.0)[want])
+    ind[at] = 10
+    at_once = lazygraph.config.eager_max_elements >= 20
+    with pytest.raises(IndexError, match="out of bounds"):
+        got = a[ind]
+        if not at_once:
+            np.asarray(got)
+    with pytest.raises(IndexError, match="out of bounds"):
+        a[ind] = 0.0
+        if not at_once:
+            np.asarray(a)
+    if at_once:
+        assert_numpy_equal(np.asarray(a), np.arange(5.0))

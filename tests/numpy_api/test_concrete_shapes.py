@@ -25,6 +25,7 @@ from hypothesis import given, settings
 import lazygraph
 import lazygraph.numpy as lnp
 from lazygraph.compile.cache import stats
+from lazygraph.numpy._printing import summary
 from tests.numpy_api.namespace_harness import check
 from tests.tensor.harness import arrays, assert_numpy_equal, shapes
 
@@ -248,12 +249,12 @@ def test_sizes_stay_lazy_inside_a_traced_function() -> None:
     assert g.trace_count == 1  # one graph for every count
 
 
-def test_repr_and_static_shape_compute_nothing() -> None:
+def test_the_summary_and_static_shape_compute_nothing() -> None:
     with lazygraph.config.change(eager_max_elements=0):
         x = lnp.asarray(np.arange(10.0))
         m = x[x > 3]
         before = stats().compiles
-        assert repr(m) == "Array(shape=(None,), dtype=float64, lazy)"
+        assert summary(m) == "Array(shape=(None,), dtype=float64, lazy)"
         assert m._static_shape == (None,)
         assert stats().compiles == before
         assert m.shape == (6,)

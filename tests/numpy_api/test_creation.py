@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 import lazygraph.numpy as lnp
 from tests.numpy_api.namespace_harness import ALL, array_args, check, python_scalars
-from tests.tensor.harness import FLOATS, INTS, NUMERIC, shapes
+from tests.tensor.harness import FLOATS, INTS, NUMERIC, arrays, broadcast_shapes, shapes
 
 DTYPES = st.sampled_from([None, *ALL, np.float32, np.int16, bool, float, int, complex])
 
@@ -78,6 +78,27 @@ def test_linspace_and_logspace(
     check(lnp.linspace, np.linspace, start, stop, num, endpoint, retstep=True)
     check(lnp.logspace, np.logspace, start / 4, stop / 4, num, endpoint, base=2.0)
     check(lnp.linspace, np.linspace, np.array([0.0, 1.0]), stop, num, axis=1)
+
+
+@settings(max_examples=25, deadline=None)
+@given(
+    shapes3=broadcast_shapes(3, max_dims=2),
+    num=st.integers(0, 4),
+    endpoint=st.booleans(),
+    axis=st.integers(-3, 2),
+    data=st.data(),
+)
+def test_logspace_array_base_broadcasts_with_the_endpoints(
+    shapes3: tuple[tuple[int, ...], ...], num: int, endpoint: bool, axis: int, data: st.DataObject
+) -> None:
+    # an array base broadcasts with start and stop, with a size-1 axis at ``axis``
+    # (an axis past the result's ndim: numpy's AxisError)
+    start, stop = (data.draw(arrays("float64", s, min_value=-2, max_value=2)) for s in shapes3[:2])
+    base_dtype = data.draw(st.sampled_from(["int64", "float32"]))
+    base = data.draw(arrays(base_dtype, shapes3[2], min_value=-3, max_value=5))
+    check(lnp.logspace, np.logspace, start, stop, num, endpoint, base, axis=axis)
+    check(lnp.logspace, np.logspace, 1, 2, num, endpoint, [2.0, 3.0], axis=-1)
+    check(lnp.logspace, np.logspace, np.float32(1), stop.astype("float32"), num, base=2)
 
 
 def test_linspace_negative_num_is_a_value_error() -> None:
@@ -158,6 +179,8 @@ def test_bad_arguments_raise_numpy_errors() -> None:
     check(lnp.zeros, np.zeros, 3, "not a dtype")
     with pytest.raises(ValueError, match="order"):
         lnp.ones(3, order="Z")
+    check(lnp.vander, np.vander, [1.0, 2.0], -1)  # negative N: ValueError
+    check(lnp.vander, np.vander, [1.0, 2.0], 2.0)  # a float N: TypeError
 
 
 @settings(max_examples=12, deadline=None)

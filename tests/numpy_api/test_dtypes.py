@@ -192,6 +192,18 @@ def test_ndarray_is_the_type_of_lazy_and_numpy_arrays() -> None:
     np.testing.assert_array_equal(viewed.compute(), np.ndarray((2,), np.int16, buffer, 4))
 
 
+def test_view_as_ndarray_keeps_the_array() -> None:
+    # x.view(np.ndarray) with this namespace's ndarray (as after ``import ... as np``):
+    # a view of the same values, not a reinterpretation as an object dtype
+    x = lnp.asarray(np.arange(6.0).reshape(2, 3))
+    for how in ({"dtype": lnp.ndarray}, {"type": lnp.ndarray}, {"type": np.ndarray}):
+        v = x.view(**how)
+        assert isinstance(v, lnp.Array) and v.dtype == x.dtype
+        np.testing.assert_array_equal(v.compute(), np.arange(6.0).reshape(2, 3))
+    v[0, 0] = 7.0  # a view: the write reaches x
+    assert x.tolist()[0][0] == 7.0
+
+
 def test_common_type_reads_dtypes_only() -> None:
     x = lnp.asarray(np.ones(2, dtype=np.float32))
     y = lnp.asarray(np.arange(3, dtype=np.int8)) + 1  # lazy: nothing computes it
@@ -221,3 +233,15 @@ def test_ndenumerate_of_a_lazy_array_gives_numpys_pairs() -> None:
     assert list(lnp.ndenumerate(x)) == list(np.ndenumerate(np.arange(6.0).reshape(2, 3) * 2))
     assert list(lnp.ndindex(2, 3)) == list(np.ndindex(2, 3))
     assert lnp.iterable(x) and not lnp.iterable(1.0)
+
+
+#: Python scalars whose value, not only their truth, decides a predicate.
+SPECIAL_SCALARS = [math.nan, math.inf, -math.inf, -0.0, complex(1, math.inf), complex(math.nan, 0)]
+
+
+@pytest.mark.parametrize("name", ["isnan", "isinf", "isfinite", "signbit", "logical_not"])
+@settings(max_examples=10, deadline=None)
+@given(x=python_scalars())
+def test_predicates_of_python_scalars_read_their_value(name: str, x: object) -> None:
+    for value in [x, *SPECIAL_SCALARS]:  # (isnan(nan) was isnan(True): False)
+        check(getattr(lnp, name), getattr(np, name), value)

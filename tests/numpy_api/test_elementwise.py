@@ -195,11 +195,39 @@ def test_nan_to_num_keywords(x: np.ndarray, posinf: float) -> None:
 
 
 @settings(max_examples=15, deadline=None)
+@given(x=array_args(("float32", "float64", "complex128", "int16")), lazy=st.booleans())
+def test_nan_to_num_without_copy_replaces_in_place(x: np.ndarray, lazy: bool) -> None:
+    # copy=False: numpy writes into x and returns it; a lazy x is rebound
+    expected = np.nan_to_num(x.copy(), nan=-1.5)
+    arg = lnp.asarray(x.copy()) if lazy else x.copy()
+    got = lnp.nan_to_num(arg, copy=False, nan=-1.5)
+    assert got is arg
+    np.testing.assert_array_equal(np.asarray(arg), expected, strict=True)
+    finite = np.isfinite(x)  # (a finite complex keeps the signs of its zero parts)
+    for part in (np.real, np.imag):
+        assert (np.signbit(part(np.asarray(arg))) == np.signbit(part(expected)))[finite].all()
+
+
+@settings(max_examples=15, deadline=None)
 @given(x=array_args(ALL))
 def test_angle_in_degrees_and_dtype_objects(x: np.ndarray) -> None:
     check(lnp.angle, np.angle, x, deg=True)
     assert lnp.iscomplexobj(x) == np.iscomplexobj(x)
     assert lnp.isrealobj(x) == np.isrealobj(x)
+
+
+class _DuckDtype:
+    """A dtype-like object that is no numpy dtype (as pandas' extension dtypes)."""
+
+    type = np.complex128
+    kind = "c"
+
+
+@pytest.mark.parametrize("dtype", [np.dtype("complex64"), _DuckDtype, np.dtype("float32")])
+def test_iscomplexobj_reads_any_objects_dtype(dtype: object) -> None:
+    duck = type("Duck", (), {"dtype": dtype})()  # not convertible to an array
+    assert lnp.iscomplexobj(duck) == np.iscomplexobj(duck)
+    assert lnp.isrealobj(duck) == np.isrealobj(duck)
 
 
 @settings(max_examples=15, deadline=None)

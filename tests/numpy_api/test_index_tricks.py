@@ -266,6 +266,47 @@ def test_ravel_multi_index_examples_and_errors() -> None:
         check(lnp.ravel_multi_index, np.ravel_multi_index, *args, **kw)
 
 
+@settings(max_examples=EXAMPLES, deadline=None)
+@given(data=st.data())
+def test_unravel_index_errors_match_numpy(data: st.DataObject) -> None:
+    # known indices out of range (negative, past the size, any for an empty shape),
+    # non-integer indices and a 0-d shape: numpy's errors; pending ones in range
+    dims = tuple(data.draw(st.lists(st.integers(0, 4), max_size=3), label="dims"))
+    size = int(np.prod(dims))
+    dtype = data.draw(st.sampled_from(["int64", "uint8", "bool", "float64"]))
+    shape = data.draw(shapes(max_dims=2, max_side=3), label="shape")
+    idx = data.draw(arrays(dtype, shape, min_value=-2, max_value=size + 1), label="idx")
+    how = data.draw(st.sampled_from(["numpy", "known"]))
+    order = data.draw(st.sampled_from(["C", "F"]))
+    lazy_idx = as_how(idx, how)
+    check(lambda *_: lnp.unravel_index(lazy_idx, dims, order), np.unravel_index, idx, dims, order)
+    if size and dtype == "int64":
+        inside = np.clip(idx, 0, size - 1) if dims else np.zeros((), "int64")
+        lazy_inside = pending(inside)
+        unravel = lnp.unravel_index
+        check(lambda *_: unravel(lazy_inside, dims, order), np.unravel_index, inside, dims, order)
+
+
+def test_unravel_index_examples_and_errors() -> None:
+    for args in [
+        (4, (2, 2)),
+        (-1, (2, 2)),
+        ([], (10, 3)),
+        ((), (10, 3)),
+        (np.array([], dtype=np.int64), (2, 1, 0)),
+        ([1], (2, 1, 0)),
+        (0, ()),
+        ([0], ()),
+        (1, ()),
+        (1, (2**32 - 1, 2**31 + 1)),
+        (0.5, (2, 2)),
+        (1, (2.0, 2)),
+        (5, 6),
+    ]:
+        check(lnp.unravel_index, np.unravel_index, *args)
+    check(lnp.ravel_multi_index, np.ravel_multi_index, ([], [1]), (10, 3))  # empty list: TypeError
+
+
 def test_ravel_multi_index_raise_computes_the_check_only() -> None:
     with lazygraph.config.change(eager_max_elements=0):
         rows, cols = pending(np.array([0, 1])), pending(np.array([2, 0]))

@@ -5,6 +5,7 @@ where numpy's exception type is expected."""
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -15,6 +16,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+import lazygraph
 import lazygraph.numpy as lnp
 from tests.numpy_api.namespace_harness import ALL, array_args, check
 from tests.tensor.harness import arrays, shapes
@@ -127,14 +129,19 @@ def _split(data: st.DataObject) -> Any:
     x = _x(data, min_dims=1, min_side=1)
     axis = _axis(data, x.ndim)
     sections = data.draw(
-        st.one_of(st.integers(1, 4), st.lists(st.integers(-1, 5), max_size=3)), label="sections"
+        st.one_of(
+            st.integers(1, 4),
+            st.sampled_from([2.0, 2.5, 0.5, np.float32(3.0)]),  # numpy takes a float count
+            st.lists(st.integers(-1, 5), max_size=3),
+        ),
+        label="sections",
     )
     return (x, sections, axis), {}
 
 
 def _hsplit(data: st.DataObject) -> Any:
     x = _x(data, min_dims=1, min_side=1)
-    return (x, data.draw(st.sampled_from([1, 2, [1], [0, 2]]))), {}
+    return (x, data.draw(st.sampled_from([1, 2, 2.0, [1], [0, 2]]))), {}
 
 
 def _unstack(data: st.DataObject) -> Any:
@@ -316,3 +323,82 @@ def test_broadcast_arrays_returns_a_tuple_as_numpy_2(data: st.DataObject) -> Non
     assert type(got) is type(expected) is tuple
     assert type(array_api_compat.numpy.broadcast_arrays(*args)) is tuple
     assert [g.shape for g in got] == [e.shape for e in expected]
+
+
+CASTINGS = ["no", "equiv", "safe", "same_kind", "unsafe"]
+JOIN_TARGETS = ["bool", "int32", "int64", "float32", "float64", "complex64"]
+
+
+def _outcome(call: Callable[[], Any]) -> tuple[Any, type[BaseException] | None]:
+    try:
+        with warnings.catch_warnings(), np.errstate(all="ignore"):
+            warnings.simplefilter("ignore")
+            return call(), None
+    except Exception as exc:
+        return None, type(exc)
+
+
+@settings(max_examples=30, deadline=None)
+@given(data=st.data())
+def test_joining_casts_each_input_as_casting_allows(data: st.DataObject) -> None:
+    # every input must cast to dtype= (or to the common dtype) under casting=;
+    # numpy's TypeError otherwise, ValueError for an unknown rule
+    name = data.draw(st.sampled_from(["concatenate", "stack", "hstack", "vstack"]))
+    xs = _same_shape_arrays(data, data.draw(st.integers(1, 3)), min_dims=1, max_dims=2)
+    kw: dict[str, Any] = {"casting": data.draw(st.sampled_from([*CASTINGS, "sometimes"]))}
+    if data.draw(st.booleans()):
+        kw["dtype"] = data.draw(st.sampled_from(JOIN_TARGETS))
+    if name in ("concatenate", "stack"):
+        kw["axis"] = data.draw(st.sampled_from([0, -1, None] if name == "concatenate" else [0, -1]))
+    check(getattr(lnp, name), getattr(np, name), xs, **kw)
+
+
+@settings(max_examples=30, deadline=None)
+@given(data=st.data())
+def test_joining_into_out(data: st.DataObject) -> None:
+    # out= takes the result (cast under casting=) only with exactly its shape, and is
+    # returned; numpy's TypeError/ValueError otherwise, or with dtype= too
+    name = data.draw(st.sampled_from(["concatenate", "stack"]))
+    xs = _same_shape_arrays(data, data.draw(st.integers(1, 3)), min_dims=1, max_dims=2)
+    axis = data.draw(st.sampled_from([0, -1, None] if name == "concatenate" else [0, -1]))
+    casting = data.draw(st.sampled_from(CASTINGS))
+    shape = getattr(np, name)(xs, axis=axis, casting="unsafe").shape
+    shape = data.draw(st.sampled_from([shape, (1, *shape), shape[::-1], (*shape[:-1], 7)]))
+    out_dtype = data.draw(st.sampled_from(JOIN_TARGETS))
+    kw = {"axis": axis, "casting": casting}
+    if data.draw(st.integers(0, 4)) == 0:
+        kw["dtype"] = out_dtype
+    expected, exc = _outcome(lambda: getattr(np, name)(xs, out=np.zeros(shape, out_dtype), **kw))
+    lazy_out = (
+        lnp.zeros(shape, out_dtype) if data.draw(st.booleans()) else np.zeros(shape, out_dtype)
+    )
+    got, got_exc = _outcome(lambda: getattr(lnp, name)(xs, out=lazy_out, **kw))
+    assert got_exc is exc, f"numpy raised {exc}, lazygraph {got_exc}"
+    if exc is None:
+        assert got is lazy_out
+        np.testing.assert_array_equal(np.asarray(got), expected, strict=True)
+
+
+def test_joining_argument_errors_are_numpys() -> None:
+    x = np.arange(4.0)
+    with pytest.raises(TypeError, match="only takes `out` or `dtype`"):
+        lnp.concatenate([x, x], out=np.zeros(8), dtype="float64")
+    with pytest.raises(TypeError, match="'out' must be an array"):
+        lnp.stack([x, x], out=[0.0] * 8)
+    with pytest.raises(ValueError, match="casting must be one of"):
+        lnp.hstack([x, x], casting="sometimes")
+    with pytest.raises(TypeError, match="arrays to stack must be"):
+        lnp.column_stack(row for row in [x, x])
+    assert lnp.concatenate([x, x], None, np.zeros(8)).tolist() == [*x, *x]  # out positional
+
+
+def test_joining_into_out_a_part_of_unknown_size() -> None:
+    # a masked part's size is known only when computed: out= is checked then
+    with lazygraph.config.change(eager_max_elements=0):
+        v = lnp.asarray(np.array([1.0, -2.0, 3.0])) * 1.0
+        part = v[v > 0]
+        buf = np.zeros(4)
+        assert lnp.concatenate([part, [5.0, 6.0]], out=buf) is buf
+        np.testing.assert_array_equal(buf, [1.0, 3.0, 5.0, 6.0])
+        with pytest.raises(ValueError, match="wrong shape"):
+            lnp.stack([part, part], out=np.zeros((2, 3)))

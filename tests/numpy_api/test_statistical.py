@@ -5,6 +5,7 @@ out of range, keepdims, dtype=, initial=, ddof/correction, empty reductions
 
 from __future__ import annotations
 
+import warnings
 from typing import Any
 
 import numpy as np
@@ -132,7 +133,8 @@ def test_bad_axis_names_the_function() -> None:
 @settings(max_examples=ROW_EXAMPLES, deadline=None)
 @given(data=st.data())
 def test_nan_reductions(name: str, data: st.DataObject) -> None:
-    x = data.draw(array_args(INTS + FLOATS, max_dims=2), label="x")
+    # (complex: NaN in either part is skipped; values order by real, then imaginary part)
+    x = data.draw(array_args(INTS + FLOATS + COMPLEX, max_dims=2), label="x")
     axis = _axis(data, x.ndim)
     check(
         getattr(lnp, name), getattr(np, name), x, axis, keepdims=data.draw(st.booleans()), rtol=1e-4
@@ -495,3 +497,74 @@ def test_polynomials_of_computed_coefficients_and_grads() -> None:
     xs = lt.constant(np.linspace(0, 1, 6))  # (a constant: verify_grad compiles the graph)
     with lazygraph.config.change(eager_max_elements=0):  # (kept a constant)
         verify_grad(lambda y: lnp.polyfit(xs, y, 2)._var, [np.sin(np.arange(6.0))])
+
+
+@pytest.mark.parametrize(
+    "name", ["nansum", "nanprod", "nanmax", "nanmin", "nanmean", "nanvar", "nanstd"]
+)
+@settings(max_examples=ROW_EXAMPLES, deadline=None)
+@given(data=st.data())
+def test_nan_reduction_keywords(name: str, data: st.DataObject) -> None:
+    # numpy's where=, initial= (sum, prod, max, min), mean= and correction= (var, std)
+    x = data.draw(_nan_rich(("float64", "float32", "int16")), label="x")
+    axis = data.draw(st.sampled_from([None, 0, -1]) if x.ndim else st.just(None), label="axis")
+    options: dict[str, Any] = {"keepdims": data.draw(st.booleans())}
+    if data.draw(st.booleans()):
+        options["where"] = data.draw(st.lists(st.booleans(), min_size=1, max_size=1)).pop()
+        if x.ndim and data.draw(st.booleans()):
+            options["where"] = np.arange(x.shape[-1]) % 2 == 0  # broadcast along the last axis
+    if name in ("nansum", "nanprod", "nanmax", "nanmin") and data.draw(st.booleans()):
+        options["initial"] = data.draw(st.sampled_from([0, -2, 3.5]))
+    if name in ("nanvar", "nanstd"):
+        if data.draw(st.booleans()):
+            options["correction"] = data.draw(st.sampled_from([0, 1]))
+        if data.draw(st.booleans()) and x.dtype.kind == "f":
+            options["mean"] = np.zeros(())  # a given centre
+            options["keepdims"] = False
+    check(getattr(lnp, name), getattr(np, name), x, axis, rtol=1e-4, **options)
+
+
+def test_nan_reductions_warn_as_numpy_on_known_data() -> None:
+    x = np.array([[np.nan, np.nan], [1.0, np.nan]])
+    cases = {
+        "nanmax": "All-NaN slice",
+        "nanmin": "All-NaN slice",
+        "nanmean": "Mean of empty slice",
+        "nanvar": "Degrees of freedom",
+        "nanstd": "Degrees of freedom",
+    }
+    for name, message in cases.items():
+        with pytest.warns(RuntimeWarning, match=message):
+            got = getattr(lnp, name)(x, axis=1)
+        np.testing.assert_array_equal(got.compute(), getattr(np, name)(x, axis=1))
+    with pytest.raises(TypeError, match="inexact"):
+        lnp.nanmean(x, dtype=np.int64)
+    with pytest.raises(ValueError, match="simultaneously"):
+        lnp.nanvar(x, ddof=1, correction=1)
+
+
+def test_nan_cumulative_out() -> None:
+    x = np.array([1.0, np.nan, 2.0])
+    buf = np.zeros(3)
+    assert lnp.nancumsum(x, out=buf) is buf
+    np.testing.assert_array_equal(buf, np.nancumsum(x))
+    assert lnp.nancumprod(x, 0, None, buf) is buf
+    np.testing.assert_array_equal(buf, np.nancumprod(x))
+
+
+@pytest.mark.parametrize("name", ["nanmax", "nanmin", "max", "min"])
+@pytest.mark.parametrize("axis", [None, 0, 1])
+def test_nan_extremes_of_complex_values(name: str, axis: Any) -> None:
+    """numpy's nanmax/nanmin of complex values skip those with NaN in either
+    part and order the rest by real part, then imaginary part (fmax/fmin), at
+    infinities too; max/min give NaN for a slice holding one."""
+    special = [np.nan, -np.inf, np.inf, 0.0, -0.0, 1.0, -1.0]
+    rng = np.random.default_rng(5)
+    for _ in range(20):
+        x = rng.choice(special, (3, 4)) + 1j * rng.choice(special, (3, 4))
+        x[rng.integers(0, 3), :] = complex(np.nan, 0.0)  # an all-NaN row
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", RuntimeWarning)  # (All-NaN slice: both warn)
+            want = getattr(np, name)(x, axis=axis)
+            got = np.asarray(getattr(lnp, name)(lnp.asarray(x), axis=axis))
+        np.testing.assert_array_equal(got, want)

@@ -271,11 +271,11 @@ def test_a_negative_fill_size_raises_numpys_error():
 
 
 def test_a_fallbacks_output_size_is_known_before_computing():
-    # infer_shape gives the sorted array's shape: later nodes need not compute it
-    with pytest.warns(DaskFallbackWarning, match="Sort"):
-        (out,) = _graph_of([X], [lt.sort(X, axis=0) + X], XV)
-    assert out.shape == (7, 5)
-    np.testing.assert_allclose(out.compute(), np.sort(XV, axis=0) + XV, rtol=1e-15)
+    # infer_shape gives the repeated array's shape: later nodes need not compute it
+    with pytest.warns(DaskFallbackWarning, match="Repeat"):
+        (out,) = _graph_of([X], [lt.repeat(X, 2, axis=0) + 1.0], XV)
+    assert out.shape == (14, 5)
+    np.testing.assert_allclose(out.compute(), np.repeat(XV, 2, axis=0) + 1.0, rtol=1e-15)
 
 
 def test_a_kernel_compiles_once_for_strided_and_read_only_chunks():
@@ -335,13 +335,13 @@ def test_qr_of_a_wide_matrix_falls_back_naming_the_op():
 
 
 def test_an_op_without_lowering_warns_and_is_exact():
-    with pytest.warns(DaskFallbackWarning, match="Sort"):
-        check([X], [lt.sort(X * -1.0, axis=0)], [XV])
+    with pytest.warns(DaskFallbackWarning, match="Repeat"):
+        check([X], [lt.repeat(X * -1.0, 3, axis=0)], [XV])
     with (
         lazygraph.config.change(on_unsupported="raise"),
-        pytest.raises(NotImplementedError, match="Sort"),
+        pytest.raises(NotImplementedError, match="Repeat"),
     ):
-        lazygraph.function([X], lt.sort(X + 2.0, axis=1), mode=DASK)(XV)
+        lazygraph.function([X], lt.repeat(X + 2.0, 2, axis=1), mode=DASK)(XV)
 
 
 def _graph_of(inputs, outputs, *values):

@@ -5,11 +5,6 @@ subprocess before jax starts) and in this process."""
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
-import textwrap
-
 import numpy as np
 import pytest
 
@@ -17,28 +12,12 @@ pytest.importorskip("jax")
 
 import jax
 import jax.numpy as jnp
+from tests.backends.four_devices import run_on_four_devices
 
 import lazygraph
 import lazygraph.numpy as lnp
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(__file__))))
-
-FOUR_DEVICES = textwrap.dedent(
-    """
-    import numpy as np
-    import jax
-    import jax.numpy as jnp
-    from jax.sharding import Mesh, NamedSharding, PartitionSpec as P
-
-    import lazygraph
-    import lazygraph.numpy as lnp
-
-    devices = jax.devices()
-    assert len(devices) == 4, devices
-    mesh = Mesh(np.array(devices), ("d",))
-    rows = NamedSharding(mesh, P("d", None))
-    cols = NamedSharding(mesh, P(None, "d"))
-    rep = NamedSharding(mesh, P())
+FOUR_DEVICES = """
     rng = np.random.default_rng(0)
     scale = rng.standard_normal(8)  # captured by f: replicated
 
@@ -108,26 +87,11 @@ FOUR_DEVICES = textwrap.dedent(
     back = c.to_device("cpu")
     assert back.device == "cpu" and back.to_device("cpu") is back
     np.testing.assert_array_equal(back.compute(), value)
-    print("FOUR-DEVICES-OK")
-    """
-)
+"""
 
 
 def test_four_simulated_devices():
-    env = dict(os.environ)
-    env["XLA_FLAGS"] = "--xla_force_host_platform_device_count=4"
-    env["JAX_PLATFORMS"] = "cpu"
-    env.pop("LAZYGRAPH_BACKEND", None)
-    proc = subprocess.run(
-        [sys.executable, "-c", FOUR_DEVICES],
-        env=env,
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
-    assert proc.returncode == 0, proc.stderr[-3000:]
-    assert "FOUR-DEVICES-OK" in proc.stdout
+    run_on_four_devices(FOUR_DEVICES)
 
 
 def _single() -> jax.sharding.Sharding:

@@ -38,6 +38,10 @@ def _no_device(spec: Any, where: str = "to_device") -> Any:
     raise ValueError(f"{where}: unsupported device {spec!r}; no backend with devices is loaded")
 
 
+def _one_device(found: Any, where: str) -> Any:
+    return common_device(found, where)  # (defined below)
+
+
 def _cannot_place(value: Any, device: Any) -> Any:
     raise ValueError(f"cannot place a value on {device!r}: no backend with devices is loaded")
 
@@ -54,16 +58,21 @@ class Devices:
       value was placed, and its copy there;
     - ``as_device(spec, where="to_device") -> device``: a device from what a
       user passes to ``to_device`` (``ValueError`` if it names none);
-    - ``place(value, device) -> device_value``: place ``value`` on ``device``.
+    - ``place(value, device) -> device_value``: place ``value`` on ``device``;
+    - ``common(found, where) -> device``: where one computation reading values
+      placed at ``found`` runs (``ValueError`` when they cannot be combined);
+      :func:`common_device` unless the backend says otherwise (jax: shardings
+      over the same devices combine).
     """
 
-    __slots__ = ("as_device", "backend", "place", "placed", "placement")
+    __slots__ = ("as_device", "backend", "common", "place", "placed", "placement")
 
     backend: str | None
     placed: Collection[Any]
     placement: Callable[[Any], tuple[Any, Any] | None]
     as_device: Callable[..., Any]
     place: Callable[[Any, Any], Any]
+    common: Callable[[Any, str], Any]
 
     def __init__(self) -> None:
         self.reset()
@@ -75,6 +84,7 @@ class Devices:
         self.placement = _nowhere
         self.as_device = _no_device
         self.place = _cannot_place
+        self.common = _one_device
 
     def __repr__(self) -> str:
         return f"<Devices of {self.backend or 'no backend'}: {len(self.placed)} placed>"
@@ -91,6 +101,7 @@ def register_devices(
     placement: Callable[[Any], tuple[Any, Any] | None],
     as_device: Callable[..., Any],
     place: Callable[[Any, Any], Any],
+    common: Callable[[Any, str], Any] | None = None,
 ) -> Devices:
     """Make ``backend``'s device support the one :data:`devices` answers with
     (see :class:`Devices` for what each argument does). A backend calls it when
@@ -99,6 +110,7 @@ def register_devices(
     devices.placement = placement
     devices.as_device = as_device
     devices.place = place
+    devices.common = common or _one_device
     devices.placed = placed
     devices.backend = backend
     return devices

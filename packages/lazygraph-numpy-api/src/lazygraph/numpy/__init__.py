@@ -156,5 +156,7 @@ __all__ = sorted(
 # Every public function names itself (and the user's line) in the errors it raises.
 _errors.name_public_errors(globals(), __all__)
 _errors.name_method_errors(_array.Array)
+# (lazy arrays are operands no other array library claims: see _foreign)
+_errors._ARRAYISH.add(_array.Array)
 # Every function named after a numpy ufunc becomes one, with numpy's methods.
 _ufunc_object.make_ufuncs(globals())

@@ -14,7 +14,8 @@ writing through either one is seen by the other, as in numpy.
 >>> b = a[0]
 >>> b[:] = 1.0
 >>> a
-Array(shape=(2, 3), dtype=float64, lazy)
+array([[1., 1., 1.],
+       [0., 0., 0.]])
 >>> print(a.T)
 [[1. 0.]
  [1. 0.]
@@ -31,9 +32,9 @@ from typing import Any
 
 import lazygraph.tensor as lt
 import numpy as np
-from lazygraph.compile.devices import common_device, devices, load_devices
+from lazygraph.compile.devices import devices, load_devices
 from lazygraph.configuration import config
-from lazygraph.numpy import _views
+from lazygraph.numpy import _printing, _views
 from lazygraph.numpy._array_methods import ArrayLayout, ArrayMethods
 from lazygraph.numpy._array_operators import (
     _PLAIN_OPERANDS,
@@ -308,12 +309,19 @@ class Array(ArrayOperators, ArrayMethods, ArrayLayout):
     @property
     def device(self) -> Any:
         """Where the value lives: ``"cpu"`` (numpy arrays on the host), or, with a
-        backend that has devices (jax), the device (a ``jax.Device``) this array
-        or the arrays it is computed from were moved to by :meth:`to_device`."""
+        backend that has devices (jax), where this array or the arrays it is
+        computed from were moved by :meth:`to_device`, as ``jax.Array.device``
+        says it (a ``jax.Device``; a ``Sharding`` across several devices).
+        Placed differently but combinable (two shardings over the same devices),
+        the result's layout is the backend's: it is computed to find out."""
         placed = _placed_devices(self)
         if not placed:
             return "cpu"
-        return common_device(placed, "device")
+        where = devices.common(placed, "device")
+        if any(p != where for p in placed):
+            found = devices.placement(self._value())
+            return "cpu" if found is None else found[0]
+        return where
 
     @property
     def T(self) -> Array:
@@ -358,12 +366,14 @@ class Array(ArrayOperators, ArrayMethods, ArrayLayout):
 
     def to_device(self, device: Any, /, *, stream: Any = None) -> Array:
         """This array on ``device``: ``"cpu"`` (the host), or with the jax backend a
-        ``jax.Device`` (or ``"gpu"`` / ``"tpu"``, that platform's first device).
+        ``jax.Device`` (or ``"gpu"`` / ``"tpu"``, that platform's first device) or
+        a ``jax.sharding.Sharding`` (the value laid out across its devices).
 
-        Moving to a jax device computes the value now and uploads it once; what
-        is computed from the result runs on that device and stays there (see the
-        jax backend's docs). ``compute()`` still returns numpy;
-        ``jax.numpy.asarray(x)`` gives the ``jax.Array`` without a copy.
+        Moving to a jax device computes the value now and uploads it once
+        (``jax.device_put``); what is computed from the result runs there (on
+        that device, or sharded) and stays there (see the jax backend's docs).
+        ``compute()`` still returns numpy; ``jax.numpy.asarray(x)`` gives the
+        ``jax.Array`` without a copy.
 
         >>> import numpy as np
         >>> import lazygraph.numpy as lnp
@@ -563,9 +573,10 @@ class Array(ArrayOperators, ArrayMethods, ArrayLayout):
         return format(self._value(), format_spec)
 
     def __repr__(self) -> str:
-        static = self._static_shape  # (never computes: None for a size not known yet)
-        shape = "(" + ", ".join(str(s) for s in static) + ("," if self.ndim == 1 else "") + ")"
-        return f"Array(shape={shape}, dtype={self.dtype}, lazy)"
+        return _printing.array_repr(self)  # numpy's (computed), see _printing
+
+    def __hash__(self) -> int:
+        return _printing.array_hash(self)  # a computed 0-d result's: its scalar's
 
     # -- numpy interop -------------------------------------------------------------
 
@@ -681,6 +692,7 @@ class Array(ArrayOperators, ArrayMethods, ArrayLayout):
         """The elements as a 1-d array (a view where numpy makes one); ``order``:
         ``"C"``, ``"F"``, ``"A"`` (``"F"`` for a Fortran-contiguous array) or ``"K"``
         (the order in memory, as numpy's strides for this chain of views have it)."""
+        order = _views.order_argument(order, "ravel")
         if order == "K":
             axes = self._axes_in_memory_order()
             if axes != tuple(range(self.ndim)):
@@ -695,10 +707,9 @@ class Array(ArrayOperators, ArrayMethods, ArrayLayout):
 
     def _memory_order(self, order: str | None, fn: str) -> str:
         """``"C"`` or ``"F"`` for numpy's ``order`` argument to ``fn``."""
+        order = _views.order_argument(order, fn)
         if order is None:
             return "C"
-        if order not in ("C", "F", "A", "K"):
-            raise ValueError(f"order must be one of 'C', 'F', 'A', or 'K' (got {order!r})")
         if order == "K":
             if fn == "reshape":
                 raise ValueError("order 'K' is not permitted for reshaping")

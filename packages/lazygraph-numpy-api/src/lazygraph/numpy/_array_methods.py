@@ -364,12 +364,17 @@ class ArrayLayout:
             out = numpy_fallback(
                 lambda value: value.view(dtype), "ndarray.view", (self,), {}, " with a dtype"
             )
-        if type is not None and type is not np.ndarray:
+        if type is not None and not _is_ndarray_type(type, subclass=False):
             return np.asarray(out).view(type)
         return out
 
 
-def _is_ndarray_type(obj: Any) -> bool:
+def _is_ndarray_type(obj: Any, subclass: bool = True) -> bool:
+    """Whether ``obj`` is numpy's or this namespace's ``ndarray`` (or, with
+    ``subclass``, a subclass of numpy's)."""
     import numpy as np
+    from lazygraph.numpy._dtypes import ndarray
 
-    return isinstance(obj, type) and issubclass(obj, np.ndarray)
+    if obj is np.ndarray or obj is ndarray:
+        return True
+    return subclass and isinstance(obj, type) and issubclass(obj, np.ndarray)

@@ -64,10 +64,10 @@ def _binary(name: str, x1: Any, x2: Any) -> Any:
     Known small operands of a kind the elementwise lane has decided take numpy's
     ufunc at once (``_fastlane.call``: the lane's own answer, without the
     namespace function's layers)."""
-    if type(x2) not in _PLAIN_OPERANDS and not _is_operand(x2):
-        return NotImplemented
-    if type(x1) not in _PLAIN_OPERANDS and not _is_operand(x1):
-        return NotImplemented
+    if type(x2) not in _PLAIN_OPERANDS and not _is_operand(x2, True):
+        return _foreign_operator(name, x1, x2, x2)
+    if type(x1) not in _PLAIN_OPERANDS and not _is_operand(x1, True):
+        return _foreign_operator(name, x1, x2, x1)
     if _ELEMENTWISE_MODULE is None:
         _import_operators()
     fn = _OPERATOR_UFUNCS.get(name)
@@ -76,6 +76,27 @@ def _binary(name: str, x1: Any, x2: Any) -> Any:
         if got is not None and got is not _UNDECIDED:
             return got
     return getattr(_ELEMENTWISE_MODULE, name)(x1, x2)
+
+
+#: operator names that are not numpy's ufunc names
+_NUMPY_UFUNC_NAMES = {
+    "pow": "power",
+    "bitwise_left_shift": "left_shift",
+    "bitwise_right_shift": "right_shift",
+}
+
+
+def _foreign_operator(name: str, x1: Any, x2: Any, other: Any) -> Any:
+    """An operator with ``other``, an operand of another array type: numpy's
+    ufunc, which hands it to that type (``ndarray + series`` is pandas'), when
+    the type overrides ``__array_ufunc__`` (see _foreign); ``NotImplemented``
+    otherwise, so that Python asks ``other`` (an ``__array_ufunc__ = None`` type
+    asks for that)."""
+    from lazygraph.numpy._foreign import is_foreign, numpy_call
+
+    if not is_foreign(other):
+        return NotImplemented
+    return numpy_call(getattr(np, _NUMPY_UFUNC_NAMES.get(name, name)), x1, x2)
 
 
 def _import_operators() -> None:
@@ -105,9 +126,20 @@ def _fast_power(base: Any, exponent: Any) -> str | None:
 
 #: the operand classes every operator takes (``_array`` adds ``Array``)
 _PLAIN_OPERANDS: set[type] = {bool, int, float, complex}
+#: exact operand types read as arrays at once (lazygraph.numpy._array adds Array)
+OWN_OPERANDS: set[type] = {np.ndarray, list, tuple}
 
 
-def _is_operand(x: Any) -> bool:
+def _is_operand(x: Any, ours: bool = False) -> bool:
+    """Whether ``x`` is an operand the operators read as an array; with
+    ``ours``, not one of another array type's (a masked array, a matrix: see
+    _foreign), which numpy's ufunc hands to that type."""
+    if type(x) in OWN_OPERANDS:
+        return True
+    if isinstance(x, np.ndarray) and ours and type(x) is not np.memmap:
+        from lazygraph.numpy._foreign import is_foreign
+
+        return not is_foreign(x)
     if isinstance(x, (np.ndarray, np.generic, bool, int, float, complex, list, tuple)):
         return True
     if hasattr(x, "__lazygraph_variable__") or isinstance(x, TensorVariable):

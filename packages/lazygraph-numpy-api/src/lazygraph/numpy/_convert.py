@@ -29,6 +29,7 @@ import numpy as np
 from lazygraph.graph.basic import Constant, Variable
 from lazygraph.numpy._array import Array
 from lazygraph.numpy._eager import known
+from lazygraph.numpy._views import order_argument
 from lazygraph.tensor.dtypes import array_dtype
 from lazygraph.tensor.type import ALL_DTYPES, TensorType, normalize_dtype, tensor_type
 from lazygraph.tensor.variable import TensorVariable, as_tensor_variable, constant
@@ -131,6 +132,12 @@ def bind(
     >>> x.type, bound_value(x).flags.writeable
     (TensorType(float32, shape=(2, 3)), False)
     """
+    if type(value) is np.memmap or type(getattr(value, "base", None)) is np.memmap:
+        from lazygraph.numpy._distributed import mapped_input  # (dask: read from the file)
+
+        mapped = mapped_input(value, dtype, copy)
+        if mapped is not None:
+            return mapped
     arr = np.asarray(value, dtype=None if dtype is None else normalize_dtype(dtype))
     if arr.dtype == object:
         raise TypeError(f"cannot convert {type(value).__name__} to a lazygraph array")
@@ -176,7 +183,7 @@ def known_array(value: np.ndarray) -> Array:
     made read-only: what computing a small node at once gives, without the node.
 
     >>> known_array(np.zeros(2))
-    Array(shape=(2,), dtype=float64, lazy)
+    array([0., 0.])
     """
     value.setflags(write=False)
     name = _DTYPE_NAMES.get(value.dtype)  # (str(dtype) costs a microsecond)
@@ -278,7 +285,7 @@ def wrap(var: TensorVariable) -> Array:
 
     >>> import lazygraph.tensor as lt
     >>> wrap(lt.constant([1, 2]))
-    Array(shape=(2,), dtype=int64, lazy)
+    array([1, 2])
     """
     if isinstance(var, Array):
         return var
@@ -309,13 +316,12 @@ def asarray(
     >>> import lazygraph.numpy as lnp
     >>> x = lnp.asarray(np.arange(4), dtype="float32")
     >>> x
-    Array(shape=(4,), dtype=float32, lazy)
+    array([0., 1., 2., 3.], dtype=float32)
     >>> (x * 2).compute()
     array([0., 2., 4., 6.], dtype=float32)
     """
     _check_device(device, "asarray")
-    if order not in (None, "C", "F", "A", "K"):
-        raise ValueError(f"asarray: order must be one of 'C', 'F', 'A', or 'K' (got {order!r})")
+    order_argument(order, "asarray")
     if isinstance(obj, (Array, Variable)) or hasattr(obj, "__lazygraph_variable__"):
         arr = obj if isinstance(obj, Array) else wrap(as_variable(obj))
         if dtype is not None and np.dtype(normalize_dtype(dtype)) != arr.dtype:

@@ -37,6 +37,8 @@ from lazygraph.numpy._convert import (
 from lazygraph.numpy._distributed import distributed_input
 from lazygraph.numpy._sizes import computable
 from lazygraph.numpy._ufunc import ArrayLike, DTypeLike
+from lazygraph.numpy._views import order_argument
+from lazygraph.tensor.dtypes import is_weak_scalar
 
 __all__ = [
     "arange",
@@ -67,12 +69,12 @@ __all__ = [
     "zeros_like",
 ]
 
-_ORDERS = ("C", "F", "A", "K", None)
 
-
-def _check_order(name: str, order: Any) -> None:
-    if order not in _ORDERS:
-        raise ValueError(f"{name}: order must be one of 'C', 'F', 'A', or 'K' (got {order!r})")
+def _check_order(name: str, order: Any, new: bool = False) -> None:
+    """numpy's errors for ``order`` ("c" is "C"); values have no layout. A
+    ``new`` array (``zeros``, ``empty``...) is only ever C- or F-ordered."""
+    if order_argument(order, name) in ("A", "K") and new:
+        raise ValueError(f"{name}: only 'C' or 'F' order is permitted")
 
 
 def size_argument(entry: Any) -> Any:
@@ -231,7 +233,7 @@ def zeros(
     array([[0., 0.],
            [0., 0.]])
     """
-    _check_order("zeros", order)
+    _check_order("zeros", order, new=True)
     shape = shape_argument(shape)
     now = _zeros_now(shape, "float64" if dtype is None else dtype)
     if now is not None:
@@ -252,7 +254,7 @@ def ones(
     >>> ones(3, dtype="int32").compute()
     array([1, 1, 1], dtype=int32)
     """
-    _check_order("ones", order)
+    _check_order("ones", order, new=True)
     return as_ndarray(wrap(lt.ones(shape_argument(shape), dtype=_dtype(dtype) or "float64")))
 
 
@@ -270,7 +272,7 @@ def empty(
     >>> empty((2, 3)).shape
     (2, 3)
     """
-    _check_order("empty", order)
+    _check_order("empty", order, new=True)
     shape = shape_argument(shape)
     now = _zeros_now(shape, "float64" if dtype is None else dtype)
     if now is not None:
@@ -293,7 +295,7 @@ def full(
     >>> full((2,), 7).compute()
     array([7, 7])
     """
-    _check_order("full", order)
+    _check_order("full", order, new=True)
     if isinstance(fill_value, (str, bytes)) and dtype is not None:
         # numpy parses a string fill value as the dtype asks ("1" -> 1, "x" -> ValueError).
         fill_value = np.asarray(fill_value, dtype=_dtype(dtype))
@@ -456,16 +458,26 @@ def logspace(
     dtype: DTypeLike = None,
     axis: int = 0,
 ) -> Array:
-    """``base ** linspace(start, stop, num)`` (``numpy.logspace``).
+    """``base ** linspace(start, stop, num)`` (``numpy.logspace``): ``start``,
+    ``stop`` and ``base`` may be arrays; they broadcast together and the
+    samples run along ``axis``, as numpy's.
 
     >>> logspace(0, 2, 3).compute()
     array([  1.,  10., 100.])
+    >>> logspace(0, 1, 2, base=[2, 3], axis=1).compute()
+    array([[1., 2.],
+           [1., 3.]])
     """
     num = size_argument(num) if isinstance(num, (Array, np.ndarray)) else num
-    exponents = lt.linspace(as_variable(start), as_variable(stop), num, endpoint=endpoint)
-    result = lt.pow(as_variable(base), exponents)
-    if axis != 0:
-        result = lt.moveaxis(result, 0, axis)
+    lo, hi, b = as_variable(start), as_variable(stop), as_variable(base)
+    if not is_weak_scalar(b) and b.ndim:
+        # As numpy: an array base broadcasts with the endpoints (all three as
+        # arrays of the broadcast's ndim), with a size-1 axis at ``axis``.
+        args = [as_tensor(v) for v in (lo, hi, b)]
+        ndim = max(v.ndim for v in args)
+        lo, hi, b = (lt.expand_dims(v, tuple(range(ndim - v.ndim))) for v in args)
+        b = lt.expand_dims(b, axis)
+    result = lt.pow(b, lt.linspace(lo, hi, num, endpoint=endpoint, axis=axis))
     return wrap(result if dtype is None else lt.cast(result, np.dtype(dtype)))
 
 
@@ -485,7 +497,7 @@ def eye(
     array([[0., 1., 0.],
            [0., 0., 1.]])
     """
-    _check_order("eye", order)
+    _check_order("eye", order, new=True)
     dt = np.dtype(float if dtype is None else dtype)
     return wrap(lt.eye(size_argument(N), None if M is None else size_argument(M), k, dtype=dt))
 
@@ -583,9 +595,11 @@ def vander(x: ArrayLike, N: int | None = None, increasing: bool = False) -> Arra
     v = as_tensor(x)
     if v.ndim != 1:
         raise ValueError("x must be a one-dimensional array or sequence.")
-    n = v.type.shape[0] if N is None else int(N)
+    n = v.type.shape[0] if N is None else operator.index(N)
     if n is None:
         raise ValueError("vander: N must be given when the length of x is unknown")
+    if n < 0:
+        raise ValueError(f"vander: negative dimensions are not allowed (N={n})")
     dtype = np.promote_types(np.dtype(v.dtype), np.dtype(int))
     column = lt.expand_dims(lt.cast(v, dtype), 1)
     if n == 0:

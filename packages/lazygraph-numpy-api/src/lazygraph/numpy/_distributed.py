@@ -96,6 +96,53 @@ def _bound(value: Any, ttype: Any) -> DistributedVariable:
     return var
 
 
+def mapped_input(value: np.ndarray, dtype: Any, copy: bool | None) -> DistributedVariable | None:
+    """On the dask backend, a graph input bound to ``value`` as it is when it is
+    a read-only array mapped from a file (``np.load(path, mmap_mode="r")``, a
+    ``np.memmap`` opened with ``mode="r"``, or a view of one), else None (the
+    caller binds it as other numpy data: a writable map is copied then).
+
+    Bound so (a :class:`~lazygraph.numpy._convert.DistributedVariable`), the
+    eager lanes never read it (a small result of it, such as ``std(x, axis=0)``,
+    would otherwise be computed at once, reading the whole file in this
+    process), and the dask backend reads it from the file chunk by chunk in
+    its tasks.
+    """
+    if (
+        config.backend != "dask"
+        or copy
+        or value.flags.writeable
+        or (dtype is not None and np.dtype(normalize_dtype(dtype)) != value.dtype)
+    ):
+        return None
+    name = _DTYPE_NAMES.get(value.dtype)
+    if name is None:
+        return None
+    return _bound(np.asarray(value), type_of(name, tuple(value.shape)))
+
+
+def captured_value(var: Variable, mode: Any) -> Any:
+    """The value a function compiled with ``mode`` takes for ``var``, a bound
+    graph input it captured: the bound value, except that a dask array (bound
+    while the dask backend was current) is gathered into numpy for a function
+    compiled for another backend, as such a backend gathers a dask array given
+    to it (its ``perform`` would otherwise receive the dask array).
+
+    >>> import numpy as np
+    >>> from lazygraph.numpy._convert import bind
+    >>> captured_value(bind(np.ones(2)), "python")
+    array([1., 1.])
+    """
+    from lazygraph.compile.mode import get_mode
+    from lazygraph.numpy._convert import bound_value
+
+    value = bound_value(var)
+    elsewhere = (get_mode(mode).backend or config.backend) != "dask"
+    if elsewhere and type(var) is DistributedVariable and is_dask_array(value):
+        return gathered(value, var.type.numpy_dtype)  # type: ignore[attr-defined]
+    return value
+
+
 def reads_dask(inputs: Sequence[Variable]) -> bool:
     """Whether some of a computation's bound ``inputs`` hold dask arrays."""
     return any(type(v) is DistributedVariable for v in inputs)

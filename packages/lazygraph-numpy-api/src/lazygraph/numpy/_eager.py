@@ -308,9 +308,11 @@ def _qualifies(node: Apply) -> bool:
     if isinstance(op, Elemwise):
         return isinstance(op.scalar_op, ScalarOp)
     if isinstance(op, Alloc):
-        # np.ones(n) stays a graph: folded to a constant, its ones feed the
-        # stabilising rules' patterns (log(ones + x) is log1p(x))
-        return not is_constant_all(node.inputs[0], 1)
+        # np.ones(n) of floats stays a graph: folded to a constant, its ones feed
+        # the stabilising rules' patterns (log(ones + x) is log1p(x)); no rule
+        # that changes values reads integer or boolean ones
+        kind = node.outputs[0].type.dtype[0]  # type: ignore[attr-defined]
+        return kind not in "fc" or not is_constant_all(node.inputs[0], 1)
     return True
 
 

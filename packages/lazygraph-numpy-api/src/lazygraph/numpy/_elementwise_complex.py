@@ -87,7 +87,11 @@ def iscomplexobj(x: ArrayLike) -> bool:
     >>> iscomplexobj([1.0]), iscomplexobj([1j])
     (False, True)
     """
-    return bool(np.dtype(lt.as_tensor_variable(as_variable(x)).dtype).kind == "c")
+    try:
+        kind = x.dtype.type  # (numpy reads any object's dtype: pandas' duck dtypes)
+    except AttributeError:
+        kind = np.dtype(lt.as_tensor_variable(as_variable(x)).dtype).type
+    return issubclass(kind, np.complexfloating)
 
 
 def isrealobj(x: ArrayLike) -> bool:

@@ -16,7 +16,7 @@ import lazygraph.tensor as lt
 import numpy as np
 from lazygraph.numpy._array import Array
 from lazygraph.numpy._convert import as_variable, wrap
-from lazygraph.numpy._ufunc import ArrayLike, accepts_out, apply_ufunc, ufunc_dtype
+from lazygraph.numpy._ufunc import ArrayLike, accepts_out, apply_ufunc, ufunc_dtype, write_out
 
 __all__ = [
     "abs",
@@ -566,16 +566,26 @@ def nan_to_num(
 
     >>> nan_to_num([float("nan"), float("inf"), 1.0], posinf=9.0).compute()
     array([0., 9., 1.])
+
+    ``copy=False`` replaces in place, as numpy's: a numpy array is written, a
+    lazy array rebound, and ``x`` returned.
     """
     v = lt.as_tensor_variable(as_variable(x))
     kind = np.dtype(v.dtype).kind
     if kind == "f":
-        return wrap(_nan_to_num_real(v, nan, posinf, neginf))
-    if kind == "c":
+        result = _nan_to_num_real(v, nan, posinf, neginf)
+    elif kind == "c":
         re = _nan_to_num_real(lt.real(v), nan, posinf, neginf)
         im = _nan_to_num_real(lt.imag(v), nan, posinf, neginf)
-        return wrap(lt.add(lt.cast(re, v.dtype), lt.multiply(lt.cast(im, v.dtype), 1j)))
-    return wrap(lt.copy(v))
+        rebuilt = lt.add(lt.cast(re, v.dtype), lt.multiply(lt.cast(im, v.dtype), 1j))
+        result = lt.where(lt.isfinite(v), v, rebuilt)  # (finite values keep their -0.0)
+    else:
+        result = lt.copy(v)
+    if not copy and isinstance(x, Array | np.ndarray):
+        if kind not in "fc":
+            return x  # nothing to replace
+        return write_out("nan_to_num", wrap(result), x, casting="unsafe", kind="array")
+    return wrap(result)
 
 
 def sinc(x: ArrayLike) -> Array:

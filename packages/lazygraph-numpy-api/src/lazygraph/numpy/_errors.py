@@ -30,6 +30,7 @@ import sys
 from collections.abc import Callable, Iterable, MutableMapping
 from typing import Any, TypeVar
 
+import numpy as np
 from numpy.exceptions import AxisError
 
 __all__ = ["UnsupportedArgumentsError"]
@@ -48,6 +49,12 @@ F = TypeVar("F", bound=Callable[..., Any])
 
 #: The exception types whose messages are named (numpy's public error types).
 NAMED_ERRORS = (ValueError, TypeError, IndexError, ZeroDivisionError, OverflowError)
+
+_numpy_call: Any = None  # (lazygraph.numpy._foreign.numpy_call, set at the first wrap)
+
+#: operand types no other array library claims (see _foreign); Array is added
+#: by lazygraph.numpy._array
+_ARRAYISH: set[type] = {np.ndarray, float, int, bool, complex, np.float64}
 
 
 def _outermost(frame: Any) -> bool:
@@ -118,6 +125,14 @@ def names_errors(func: F, name: str | None = None) -> F:
     if getattr(func, "__lazygraph_names_errors__", False):
         return func
     public = name or func.__name__
+    from lazygraph.numpy._foreign import deferring_function, numpy_call
+
+    global _numpy_call
+    _numpy_call = numpy_call
+
+    # a ufunc, or a function numpy lets an argument's own method answer: numpy's
+    # function when an argument's type has its own meaning (see _foreign)
+    defers = deferring_function(public)
 
     @functools.wraps(func)
     def named(*args: Any, **kwargs: Any) -> Any:
@@ -126,6 +141,13 @@ def names_errors(func: F, name: str | None = None) -> F:
                 got = _replay_call(func, args, kwargs)
                 if got is not _MISS:
                     return got
+            if defers is not None:
+                for arg in args:
+                    if type(arg) not in _ARRAYISH:  # (the common operands: no look)
+                        numpy_function = defers(args, kwargs)
+                        if numpy_function is not None and _outermost(sys._getframe(1)):
+                            return _numpy_call(numpy_function, *args, **kwargs)
+                        break
             return func(*args, **kwargs)
         except NAMED_ERRORS as exc:
             if not _outermost(sys._getframe(1)):

@@ -153,7 +153,7 @@ def load(file: Any, *args: Any, **kwargs: Any) -> Any:
     >>> lnp.save(buffer, lnp.arange(3) + 1)
     >>> _ = buffer.seek(0)
     >>> lnp.load(buffer)
-    Array(shape=(3,), dtype=int64, lazy)
+    array([1, 2, 3])
     """
     return run_numpy(np.load, (file, *args), kwargs)
 

@@ -405,6 +405,11 @@ def ravel_multi_index(multi_index: Any, dims: Any, mode: Any = "raise", order: s
     if isinstance(multi_index, Array | np.ndarray):
         rows = _sequence("ravel_multi_index", multi_index)
     else:
+        if any(isinstance(r, list | tuple) and np.size(r) == 0 for r in multi_index):
+            raise TypeError(
+                "ravel_multi_index: indices must be integral: the provided empty sequence "
+                "was inferred as float. Wrap it with 'np.array(indices, dtype=np.intp)'"
+            )
         rows = [as_tensor(r) for r in multi_index]
     if len(rows) != nd:
         raise ValueError(f"parameter multi_index must be a sequence of length {nd}")

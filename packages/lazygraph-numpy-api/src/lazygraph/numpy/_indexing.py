@@ -9,12 +9,14 @@ array([30, 10])
 
 from __future__ import annotations
 
+import math
+import operator
 from typing import Any
 
 import lazygraph.tensor as lt
 import numpy as np
 from lazygraph.numpy._array import Array
-from lazygraph.numpy._convert import as_tensor, as_variable, wrap
+from lazygraph.numpy._convert import as_tensor, as_variable, known_value, wrap
 from lazygraph.numpy._ufunc import ArrayLike, DTypeLike, accepts_out
 from lazygraph.tensor.shape import normalize_axis
 
@@ -171,18 +173,41 @@ def ix_(*args: ArrayLike) -> tuple[Array, ...]:
 
 def unravel_index(indices: ArrayLike, shape: Any, order: str = "C") -> tuple[Array, ...]:
     """The coordinates in an array of ``shape`` of each flat index
-    (``numpy.unravel_index``; ``shape`` known when building).
+    (``numpy.unravel_index``; ``shape`` known when building). numpy's errors
+    for bad shapes and for indices out of range when their values are known
+    (pending indices are not checked: they wrap).
 
     >>> [c.compute() for c in unravel_index([5, 1], (2, 3))]
     [array([1, 0]), array([2, 1])]
     """
-    dims = (int(shape),) if isinstance(shape, int | np.integer) else tuple(int(s) for s in shape)
+    if isinstance(shape, int | np.integer):
+        shape = (shape,)
+    dims = tuple(operator.index(s) for s in shape)
     if order not in ("C", "F"):
         raise ValueError("only 'C' or 'F' order is permitted")
+    if isinstance(indices, list | tuple) and np.size(indices) == 0:
+        raise TypeError(
+            "unravel_index: indices must be integral: the provided empty sequence was "
+            "inferred as float. Wrap it with 'np.array(indices, dtype=np.intp)'"
+        )
     idx = lt.as_tensor_variable(as_variable(indices))
-    if np.dtype(idx.dtype).kind not in "iu":
-        raise TypeError("only int indices permitted")
-    # Out-of-range indices (a ValueError in numpy) are not checked lazily.
+    if np.dtype(idx.dtype).kind not in "biu":
+        raise TypeError("unravel_index: only int indices permitted")
+    size = math.prod(dims)
+    if size > np.iinfo(np.intp).max:
+        raise ValueError(
+            "unravel_index: dimensions are too large; arrays and shapes with a total size "
+            "greater than 'intp' are not supported."
+        )
+    value = known_value(idx)
+    if value is not None and value.size:
+        bad = value[(value < 0) | (value >= size)]
+        if bad.size:
+            raise ValueError(
+                f"unravel_index: index {bad.flat[0]} is out of bounds for array with size {size}"
+            )
+    if not dims and idx.ndim:
+        raise ValueError("unravel_index: multiple indices are not supported for 0d arrays")
     idx = lt.cast(idx, "int64")
     coords: list[Any] = []
     strides = list(reversed(dims)) if order == "C" else list(dims)

@@ -192,6 +192,13 @@ def array_ufunc(
     """``Array.__array_ufunc__``: the lazy version of ``ufunc.<method>(*inputs)``."""
     if not all(_known_operand(x) for x in (*inputs, *(kwargs.get("out") or ()))):
         return NotImplemented  # another array type: let it handle the ufunc
+    if any(type(x) is not np.ndarray and isinstance(x, np.ndarray) for x in inputs):
+        # an ndarray subclass with a meaning of its own (a masked array, a
+        # matrix): numpy's ufunc on the computed operands gives its type
+        from lazygraph.numpy._foreign import is_foreign, numpy_call
+
+        if any(is_foreign(x) for x in inputs):
+            return numpy_call(getattr(ufunc, method), *inputs, **kwargs)
     name = ufunc.__name__
     out = kwargs.pop("out", None)
     if out is not None:

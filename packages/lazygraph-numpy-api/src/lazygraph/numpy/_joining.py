@@ -24,7 +24,7 @@ from lazygraph.numpy._array import Array
 from lazygraph.numpy._convert import _DTYPE_NAMES, as_tensor, as_variable, known_array, wrap
 from lazygraph.numpy._eager import known_value
 from lazygraph.numpy._expressions import has_expression
-from lazygraph.numpy._ufunc import ArrayLike, DTypeLike, accepts_out
+from lazygraph.numpy._ufunc import ArrayLike, DTypeLike, write_out
 from lazygraph.tensor.dtypes import result_type
 from lazygraph.tensor.shape import normalize_axis
 
@@ -48,6 +48,9 @@ __all__ = [
 ]
 
 
+_MAX_ARRAYS = int(np.iinfo(np.intc).max)  # numpy's limit on the arrays joined at once
+
+
 def _sequence(name: str, arrays: Any) -> list[Any]:
     """The arrays of a sequence argument; a lazy array is split along axis 0, as
     numpy iterates over it."""
@@ -62,11 +65,19 @@ def _sequence(name: str, arrays: Any) -> list[Any]:
     if isinstance(arrays, np.ndarray):
         return [as_variable(a) for a in arrays]
     if not isinstance(arrays, Sequence) or isinstance(arrays, str):
-        raise TypeError(f"{name}: arrays to {name} must be passed as a sequence (a list or tuple)")
+        raise TypeError(
+            f'{name}: arrays to stack must be passed as a "sequence" type such as list or tuple'
+        )
+    if len(arrays) > _MAX_ARRAYS:
+        raise ValueError(
+            f"{name}() only supports up to {_MAX_ARRAYS} arrays but got {len(arrays)}."
+        )
     return [as_tensor(a) for a in arrays]
 
 
-def _joined_at_once(arrays: Any, axis: int | None, new_axis: bool) -> Array | None:
+def _joined_at_once(
+    arrays: Any, axis: int | None, new_axis: bool, dtype: DTypeLike, casting: str
+) -> Array | None:
     """numpy's ``stack`` (``new_axis``) or ``concatenate`` of a list of known
     small values, made at once: the value ``Join.perform`` gives, in the dtype
     ``Join`` gives (numpy's promotion of the inputs), without a node per input
@@ -94,22 +105,32 @@ def _joined_at_once(arrays: Any, axis: int | None, new_axis: bool) -> Array | No
         values.append(value)
     if size > limit:
         return None
-    dtype = result_type(*(v.dtype for v in values))
+    if dtype is None:
+        dtype = result_type(*(v.dtype for v in values))
     try:
         if new_axis:
-            out = np.stack(values, axis=axis, dtype=dtype)  # type: ignore[arg-type]
+            out = np.stack(values, axis=axis, dtype=dtype, casting=casting)  # type: ignore[arg-type]
         else:
-            out = np.concatenate(values, axis=axis, dtype=dtype)
+            out = np.concatenate(values, axis=axis, dtype=dtype, casting=casting)  # type: ignore[arg-type]
     except (ValueError, TypeError, np.exceptions.AxisError):
         return None
     return known_array(out)
 
 
+_CASTINGS = ("no", "equiv", "safe", "same_kind", "unsafe")
+
+
 def _cast_all(name: str, xs: Sequence[Any], dtype: DTypeLike, casting: str) -> list[Any]:
-    """``xs`` converted to ``dtype`` (if given) as the ``casting`` rule allows."""
-    if dtype is None:
-        return list(xs)
-    dt = np.dtype(dtype)
+    """``xs`` converted to ``dtype``, or to their common dtype when None, as the
+    ``casting`` rule allows (numpy's joining functions check each input)."""
+    if casting not in _CASTINGS:
+        raise ValueError(
+            f"{name}: casting must be one of 'no', 'equiv', 'safe', 'same_kind', "
+            f"'unsafe' (got {casting!r})"
+        )
+    if not xs:
+        return []
+    dt = np.dtype(dtype) if dtype is not None else np.dtype(result_type(*xs))
     for x in xs:
         if not np.can_cast(np.dtype(x.dtype), dt, casting):  # type: ignore[arg-type]
             raise TypeError(
@@ -117,6 +138,58 @@ def _cast_all(name: str, xs: Sequence[Any], dtype: DTypeLike, casting: str) -> l
                 f"according to the rule {casting!r}"
             )
     return [lt.cast(x, dt) for x in xs]
+
+
+def _out_dtype(name: str, out: Any, dtype: DTypeLike) -> DTypeLike:
+    """The dtype a joining function with ``out=`` computes in: ``out``'s; numpy's
+    TypeError when ``dtype`` is given too, or ``out`` is no array."""
+    if out is None:
+        return dtype
+    if dtype is not None:
+        raise TypeError(
+            f"{name}() only takes `out` or `dtype` as an argument, but both were provided."
+        )
+    if not isinstance(out, (Array, np.ndarray)):
+        raise TypeError(f"{name}: 'out' must be an array")
+    return out.dtype
+
+
+def _check_out(name: str, shape: tuple[Any, ...], out: Any, axis: int | None) -> None:
+    """numpy's ValueError unless ``out`` (if any) has the result's ``shape``
+    exactly: joining functions do not broadcast into ``out``."""
+    if out is None or tuple(out.shape) == shape:
+        return
+    out_shape = tuple(out.shape)
+    if axis is None and len(out_shape) != 1:
+        raise ValueError(f"{name}: Output array must be 1D")
+    if len(shape) != len(out_shape):
+        raise ValueError(
+            f"{name}: Output array has wrong dimensionality: {out_shape}, "
+            f"the result has shape {shape}"
+        )
+    raise ValueError(
+        f"{name}: Output array is the wrong shape: {out_shape}, the result has shape {shape}"
+    )
+
+
+def _joined(name: str, joined: Any, xs: list[Any], axis: Any, **kw: Any) -> Any:
+    """The result of a joining function: ``joined`` (made at once), or else
+    ``lt.<name>`` of the inputs ``xs`` cast as ``kw``'s ``dtype`` and
+    ``casting`` say; written into ``kw``'s ``out`` if given (its shape checked
+    first, as numpy does) and ``out`` returned."""
+    join = getattr(lt, name)
+    out = kw["out"]
+    out_axis = axis if name == "concatenate" else 0
+    if out is not None and joined is None:
+        shape = join(xs, axis=axis).type.shape
+        if None not in shape:  # (numpy checks the shape before casting)
+            _check_out(name, tuple(shape), out, out_axis)
+    if joined is None:
+        joined = wrap(join(_cast_all(name, xs, kw["dtype"], kw["casting"]), axis=axis))
+    if out is None:
+        return joined
+    _check_out(name, tuple(joined.shape), out, out_axis)  # (sizes known only when computed)
+    return write_out(name, joined, out, casting="unsafe", kind="array")
 
 
 def _wrap_all(xs: Sequence[Any]) -> list[Array]:
@@ -136,33 +209,35 @@ def _atleast_3d(x: Any) -> Any:
 # -- joining ---------------------------------------------------------------------
 
 
-@accepts_out(casting="same_kind")
 def concatenate(
     arrays: Any,
     /,
     axis: int | None = 0,
-    out: None = None,
+    out: Any = None,
     *,
     dtype: DTypeLike = None,
     casting: str = "same_kind",
-) -> Array:
+) -> Any:
     """The arrays joined along an existing ``axis``; ``axis=None`` flattens them
-    first (``numpy.concatenate``).
+    first (``numpy.concatenate``). Each input casts to ``dtype`` (or ``out``'s
+    dtype, or their common dtype) under ``casting``, numpy's TypeError
+    otherwise; ``out`` must have the result's shape exactly.
 
     >>> concatenate([[1, 2], [3]]).compute()
     array([1, 2, 3])
+    >>> concatenate([[1, 2], [3.5]], dtype="int32", casting="unsafe").compute()
+    array([1, 2, 3], dtype=int32)
     """
-    if dtype is None:
-        joined = _joined_at_once(arrays, axis, new_axis=False)
-        if joined is not None:
-            return joined
-    xs = _sequence("concatenate", arrays)
-    if not xs:
-        raise ValueError("need at least one array to concatenate")
-    if axis is not None and xs[0].ndim:
-        normalize_axis(axis, xs[0].ndim, "concatenate")  # numpy checks the axis first
-    xs = _cast_all("concatenate", xs, dtype, casting)
-    return wrap(lt.concatenate(xs, axis=axis))
+    dtype = _out_dtype("concatenate", out, dtype)
+    joined = _joined_at_once(arrays, axis, False, dtype, casting)
+    xs: list[Any] = []
+    if joined is None:
+        xs = _sequence("concatenate", arrays)
+        if not xs:
+            raise ValueError("need at least one array to concatenate")
+        if axis is not None and xs[0].ndim:
+            normalize_axis(axis, xs[0].ndim, "concatenate")  # numpy checks the axis first
+    return _joined("concatenate", joined, xs, axis, out=out, dtype=dtype, casting=casting)
 
 
 def concat(arrays: Any, /, *, axis: int | None = 0) -> Array:
@@ -174,30 +249,29 @@ def concat(arrays: Any, /, *, axis: int | None = 0) -> Array:
     return concatenate(arrays, axis=axis)
 
 
-@accepts_out(casting="same_kind")
 def stack(
     arrays: Any,
     axis: int = 0,
-    out: None = None,
+    out: Any = None,
     *,
     dtype: DTypeLike = None,
     casting: str = "same_kind",
-) -> Array:
-    """Same-shape arrays joined along a new ``axis`` (``numpy.stack``).
+) -> Any:
+    """Same-shape arrays joined along a new ``axis`` (``numpy.stack``); ``dtype``,
+    ``casting`` and ``out`` as in :func:`concatenate`.
 
     >>> stack([[1, 2], [3, 4]], axis=1).compute()
     array([[1, 3],
            [2, 4]])
     """
-    if dtype is None:
-        joined = _joined_at_once(arrays, axis, new_axis=True)
-        if joined is not None:
-            return joined
-    xs = _sequence("stack", arrays)
-    if not xs:
-        raise ValueError("need at least one array to stack")
-    xs = _cast_all("stack", xs, dtype, casting)
-    return wrap(lt.stack(xs, axis=axis))
+    dtype = _out_dtype("stack", out, dtype)
+    joined = _joined_at_once(arrays, axis, True, dtype, casting)
+    xs: list[Any] = []
+    if joined is None:
+        xs = _sequence("stack", arrays)
+        if not xs:
+            raise ValueError("need at least one array to stack")
+    return _joined("stack", joined, xs, axis, out=out, dtype=dtype, casting=casting)
 
 
 def vstack(tup: Any, *, dtype: DTypeLike = None, casting: str = "same_kind") -> Array:
@@ -343,6 +417,13 @@ def split(ary: ArrayLike, indices_or_sections: Any, axis: int = 0) -> list[Array
     >>> [a.compute() for a in split([1, 2, 3, 4], 2)]
     [array([1, 2]), array([3, 4])]
     """
+    if isinstance(indices_or_sections, float | np.floating):
+        # numpy: a float count of sections must divide the axis, then counts as an int
+        x = as_tensor(ary)
+        n = x.type.shape[normalize_axis(axis, x.ndim, "split")]
+        if n is not None and n % indices_or_sections:
+            raise ValueError("split: array split does not result in an equal division")
+        return array_split(x, indices_or_sections, axis)
     return _wrap_all(lt.split(as_variable(ary), indices_or_sections, axis))
 
 
@@ -353,6 +434,8 @@ def array_split(ary: ArrayLike, indices_or_sections: Any, axis: int = 0) -> list
     >>> [a.shape for a in array_split([1, 2, 3, 4, 5], 2)]
     [(3,), (2,)]
     """
+    if isinstance(indices_or_sections, float | np.floating):
+        indices_or_sections = int(indices_or_sections)  # numpy truncates a float count
     return _wrap_all(lt.array_split(as_variable(ary), indices_or_sections, axis))
 
 
@@ -365,7 +448,7 @@ def hsplit(ary: ArrayLike, indices_or_sections: Any) -> list[Array]:
     x = as_tensor(ary)
     if x.ndim == 0:
         raise ValueError("hsplit only works on arrays of 1 or more dimensions")
-    return _wrap_all(lt.split(x, indices_or_sections, 1 if x.ndim > 1 else 0))
+    return split(x, indices_or_sections, 1 if x.ndim > 1 else 0)
 
 
 def vsplit(ary: ArrayLike, indices_or_sections: Any) -> list[Array]:
@@ -377,7 +460,7 @@ def vsplit(ary: ArrayLike, indices_or_sections: Any) -> list[Array]:
     x = as_tensor(ary)
     if x.ndim < 2:
         raise ValueError("vsplit only works on arrays of 2 or more dimensions")
-    return _wrap_all(lt.split(x, indices_or_sections, 0))
+    return split(x, indices_or_sections, 0)
 
 
 def dsplit(ary: ArrayLike, indices_or_sections: Any) -> list[Array]:
@@ -389,7 +472,7 @@ def dsplit(ary: ArrayLike, indices_or_sections: Any) -> list[Array]:
     x = as_tensor(ary)
     if x.ndim < 3:
         raise ValueError("dsplit only works on arrays of 3 or more dimensions")
-    return _wrap_all(lt.split(x, indices_or_sections, 2))
+    return split(x, indices_or_sections, 2)
 
 
 def unstack(x: ArrayLike, /, *, axis: int = 0) -> tuple[Array, ...]:

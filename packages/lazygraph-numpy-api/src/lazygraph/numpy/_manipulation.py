@@ -29,6 +29,7 @@ from lazygraph.numpy._errors import UnsupportedArgumentsError
 from lazygraph.numpy._joining import _wrap_all
 from lazygraph.numpy._sizes import computable
 from lazygraph.numpy._ufunc import ArrayLike
+from lazygraph.numpy._views import order_argument
 from lazygraph.tensor.dimshuffle import DimShuffle
 from lazygraph.tensor.shape import normalize_axis
 
@@ -110,8 +111,9 @@ def reshape(
         raise TypeError("reshape() missing required argument 'shape'")
     if isinstance(a, Array):  # "A" follows the array's views (see Array.reshape)
         return a.reshape(shape, order=order, copy=copy)
-    if order not in ("C", "F", "A"):
-        raise ValueError(f"reshape: order must be 'C', 'F' or 'A' (got {order!r})")
+    order = order_argument(order, "reshape") or "C"
+    if order == "K":
+        raise ValueError("order 'K' is not permitted for reshaping")
     if order == "A":
         order = "F" if _is_fortran(a) else "C"
     return wrap(lt.reshape(as_variable(a), shape_argument(shape), order=order))
@@ -169,8 +171,7 @@ def ravel(a: ArrayLike, order: str = "C") -> Array:
     """
     if isinstance(a, Array):  # "A" and "K" follow the array's views (see Array.ravel)
         return a.ravel(order=order)
-    if order not in ("C", "F", "A", "K"):
-        raise ValueError(f"ravel: order must be one of 'C', 'F', 'A', or 'K' (got {order!r})")
+    order = order_argument(order, "ravel") or "C"
     if order == "K" and isinstance(a, np.ndarray):
         return wrap(lt.ravel(as_tensor(np.ravel(a, order="K"))))  # a constant: numpy's order
     x = as_tensor(a)

@@ -54,11 +54,10 @@ def _bin_edges(
         if bins not in _ESTIMATORS:
             raise ValueError(f"{name}: {bins!r} is not a valid estimator for `bins`")
         if value is None:
-            raise UnsupportedArgumentsError(
-                f"{name}: bins={bins!r} needs the data when building the graph; "
-                "give a bin count or the edges instead"
-            )
-        w = None if weights is None else known_value(as_tensor(weights))
+            # numpy's rule reads the data's values: computed now, as numpy code
+            # asking for these edges would (a bin count or edges stay lazy)
+            value = np.asarray(wrap(a).compute())
+        w = None if weights is None else np.asarray(wrap(as_tensor(weights)).compute())
         edges = np.histogram_bin_edges(value.ravel(), bins, range, w)
         return constant(edges), edges.shape[0] - 1
     if (isinstance(bins, Array) and bins.ndim == 0) or (
@@ -127,8 +126,8 @@ def histogram(
     """The histogram of the flattened ``a`` and its bin edges (``numpy.histogram``).
 
     ``bins`` is a bin count (equal bins over ``range``, default the data's
-    min..max), an array of edges, or (for data known when the graph is built)
-    one of numpy's estimator names. Every bin is half-open except the last,
+    min..max), an array of edges, or one of numpy's estimator names (which
+    read the data's values: lazy data is computed for them). Every bin is half-open except the last,
     which includes its right edge; values outside the edges are not counted.
     With ``weights`` each value counts its weight (the counts take the weights'
     dtype); ``density`` divides by the total and the bin widths. Where numpy

@@ -18,6 +18,7 @@ import numpy as np
 from lazygraph.numpy import _replay
 from lazygraph.numpy._array import Array
 from lazygraph.numpy._convert import as_axis, as_tensor, known_value, nan_replaced, wrap
+from lazygraph.numpy._statistical import _NO_VALUE, mean, prod, sum, var
 from lazygraph.numpy._statistical_order import _METHODS
 from lazygraph.numpy._ufunc import ArrayLike, DTypeLike, accepts_out
 from lazygraph.tensor.shape import normalize_axes
@@ -48,15 +49,17 @@ def nansum(
     dtype: DTypeLike = None,
     out: None = None,
     keepdims: bool = False,
+    initial: Any = _NO_VALUE,
+    where: Any = _NO_VALUE,
 ) -> Array:
-    """The sum over ``axis`` treating NaN as zero (``numpy.nansum``).
+    """The sum over ``axis`` treating NaN as zero (``numpy.nansum``; ``initial``
+    and ``where`` as :func:`lazygraph.numpy.sum`'s).
 
     >>> nansum([1.0, float("nan"), 2.0]).compute()
     array(3.)
     """
-    x = as_tensor(a)
-    x = nan_replaced(x, 0)
-    return wrap(lt.sum(x, axis=as_axis(axis), dtype=dtype, keepdims=keepdims))
+    x = nan_replaced(as_tensor(a), 0)
+    return sum(wrap(x), axis, dtype, keepdims=keepdims, initial=initial, where=where)
 
 
 @accepts_out()
@@ -66,16 +69,21 @@ def nanmean(
     dtype: DTypeLike = None,
     out: None = None,
     keepdims: bool = False,
+    *,
+    where: Any = _NO_VALUE,
 ) -> Array:
-    """The mean over ``axis`` ignoring NaNs (``numpy.nanmean``; NaN where all are NaN).
+    """The mean over ``axis`` ignoring NaNs (``numpy.nanmean``; NaN where all are
+    NaN, with numpy's RuntimeWarning when the data is known).
 
     >>> nanmean([1.0, float("nan"), 2.0]).compute()
     array(1.5)
     """
     x = as_tensor(a)
     if np.dtype(x.dtype).kind not in "fc":
-        return wrap(lt.mean(x, axis=as_axis(axis), dtype=dtype, keepdims=keepdims))
-    valid = lt.logical_not(lt.isnan(x))
+        return mean(wrap(x), axis, dtype, keepdims=keepdims, where=where)
+    _check_inexact("nanmean", dtype)
+    valid = _valid(x, where)
+    _warn_where("Mean of empty slice", x, where, axis, lambda n: n == 0)
     total = lt.sum(
         lt.where(valid, x, lt.zeros((), dtype=x.dtype)),
         axis=as_axis(axis),
@@ -86,38 +94,108 @@ def nanmean(
     return wrap(lt.divide(total, lt.cast(count, lt.real(total).dtype)))
 
 
-def _nan_extremum(name: str, a: ArrayLike, axis: Any, out: Any, keepdims: bool) -> Array:
+def _check_inexact(name: str, dtype: Any) -> None:
+    if dtype is not None and np.dtype(dtype).kind not in "fc":
+        raise TypeError(f"{name}: If a is inexact, then dtype must be inexact")
+
+
+def _valid(x: TensorVariable, where: Any) -> TensorVariable:
+    """Where ``x`` is a number and ``where`` (numpy's mask of a reduction) holds."""
+    valid = lt.logical_not(lt.isnan(x))
+    if where is _NO_VALUE or where is True:
+        return valid
+    mask = as_tensor(where)
+    if mask.dtype != "bool":
+        raise TypeError(f"where= must be a boolean array (got dtype('{mask.dtype}'))")
+    return lt.logical_and(valid, mask)
+
+
+def _warn_where(message: str, x: TensorVariable, where: Any, axis: Any, bad: Any) -> None:
+    """numpy's RuntimeWarning ``message`` when some slice's count of numbers
+    (where ``where`` holds) is ``bad``, if the data is known now (data known
+    only when computed gives NaN without a warning)."""
+    value = known_value(x)
+    if value is None or not value.size:
+        return
+    valid = ~np.isnan(value)
+    if where is not _NO_VALUE and where is not True:
+        mask = known_value(as_tensor(where))
+        if mask is None:
+            return
+        valid = valid & mask
+    counts = np.sum(valid, axis=as_axis(axis) if valid.ndim else None)
+    if np.any(bad(counts)):
+        from lazygraph.numpy._interop import _user_stacklevel
+
+        warnings.warn(message, RuntimeWarning, stacklevel=_user_stacklevel())
+
+
+def _nan_extremum(
+    name: str, a: ArrayLike, axis: Any, keepdims: bool, initial: Any, where: Any
+) -> Array:
+    from lazygraph.numpy._statistical import max, min
+
+    if where is not _NO_VALUE and where is not True and initial is _NO_VALUE:
+        ufunc = "fmax" if name == "nanmax" else "fmin"
+        raise ValueError(
+            f"{name}: reduction operation '{ufunc}' does not have an identity, so to use "
+            "a where mask one has to specify 'initial'"
+        )
     x = as_tensor(a)
+    plain = max if name == "nanmax" else min
+    kind = np.dtype(x.dtype).kind
+    if kind not in "fc":
+        return plain(wrap(x), axis, keepdims=keepdims, initial=initial, where=where)  # type: ignore[no-any-return]
+    valid = _valid(x, where)
+    if initial is not _NO_VALUE:
+        # numpy's fmax/fmin reduction from ``initial``: NaNs and masked elements
+        # take no part, and an empty slice gives ``initial``
+        filled = lt.where(valid, x, lt.cast(lt.as_tensor_variable(initial), x.dtype))
+        return plain(wrap(filled), axis, keepdims=keepdims, initial=initial)  # type: ignore[no-any-return]
+    _warn_where("All-NaN slice encountered", x, where, axis, lambda n: n == 0)
     fn = lt.max if name == "nanmax" else lt.min
-    if np.dtype(x.dtype).kind != "f":
-        return wrap(fn(x, axis=as_axis(axis), keepdims=keepdims))
-    nan = lt.isnan(x)
-    fill = lt.full((), -np.inf if name == "nanmax" else np.inf, dtype=x.dtype)
-    result = fn(lt.where(nan, fill, x), axis=as_axis(axis), keepdims=keepdims)
-    # An all-NaN slice gives NaN (numpy also warns).
-    all_nan = lt.all(nan, axis=as_axis(axis), keepdims=keepdims)
-    return wrap(lt.where(all_nan, lt.full((), np.nan, dtype=x.dtype), result))
+    far = -np.inf if name == "nanmax" else np.inf
+    # (complex values order by real part, then imaginary: (-inf, -inf) is below all)
+    fill = lt.full((), complex(far, far) if kind == "c" else far, dtype=x.dtype)
+    result = fn(lt.where(valid, x, fill), axis=as_axis(axis), keepdims=keepdims)
+    # A slice with no number gives NaN (numpy's fmax/fmin reduction).
+    none = lt.logical_not(lt.any(valid, axis=as_axis(axis), keepdims=keepdims))
+    return wrap(lt.where(none, lt.full((), np.nan, dtype=x.dtype), result))
 
 
 @accepts_out()
-def nanmax(a: ArrayLike, axis: Any = None, out: None = None, keepdims: bool = False) -> Array:
+def nanmax(
+    a: ArrayLike,
+    axis: Any = None,
+    out: None = None,
+    keepdims: bool = False,
+    initial: Any = _NO_VALUE,
+    where: Any = _NO_VALUE,
+) -> Array:
     """The largest element over ``axis`` ignoring NaNs; NaN for an all-NaN slice
     (``numpy.nanmax``).
 
     >>> nanmax([[1.0, float("nan")], [float("nan"), float("nan")]], axis=1).compute()
     array([ 1., nan])
     """
-    return _nan_extremum("nanmax", a, axis, out, keepdims)
+    return _nan_extremum("nanmax", a, axis, keepdims, initial, where)
 
 
 @accepts_out()
-def nanmin(a: ArrayLike, axis: Any = None, out: None = None, keepdims: bool = False) -> Array:
+def nanmin(
+    a: ArrayLike,
+    axis: Any = None,
+    out: None = None,
+    keepdims: bool = False,
+    initial: Any = _NO_VALUE,
+    where: Any = _NO_VALUE,
+) -> Array:
     """The smallest element over ``axis`` ignoring NaNs (``numpy.nanmin``).
 
     >>> nanmin([2.0, float("nan"), 1.0]).compute()
     array(1.)
     """
-    return _nan_extremum("nanmin", a, axis, out, keepdims)
+    return _nan_extremum("nanmin", a, axis, keepdims, initial, where)
 
 
 @accepts_out()
@@ -127,38 +205,52 @@ def nanprod(
     dtype: DTypeLike = None,
     out: None = None,
     keepdims: bool = False,
+    initial: Any = _NO_VALUE,
+    where: Any = _NO_VALUE,
 ) -> Array:
-    """The product over ``axis`` treating NaN as one (``numpy.nanprod``).
+    """The product over ``axis`` treating NaN as one (``numpy.nanprod``;
+    ``initial`` and ``where`` as :func:`lazygraph.numpy.prod`'s).
 
     >>> nanprod([2.0, float("nan"), 3.0]).compute()
     array(6.)
     """
-    x = as_tensor(a)
-    x = nan_replaced(x, 1)
-    return wrap(lt.prod(x, axis=as_axis(axis), dtype=dtype, keepdims=keepdims))
+    x = nan_replaced(as_tensor(a), 1)
+    return prod(wrap(x), axis, dtype, keepdims=keepdims, initial=initial, where=where)
 
 
-def _nanvar(name: str, a: ArrayLike, axis: Any, dtype: Any, ddof: float, keepdims: bool) -> Any:
+def _nanvar(
+    name: str, a: ArrayLike, axis: Any, dtype: Any, ddof: float, keepdims: bool, extra: Any
+) -> Any:
+    """numpy's nanvar; ``extra``: its keyword-only ``where``, ``mean`` (the
+    centre, given) and ``correction`` (another name for ``ddof``)."""
+    where, centre, correction = extra
+    if correction is not _NO_VALUE:
+        if ddof != 0:
+            raise ValueError(f"{name}: ddof and correction can't be provided simultaneously.")
+        ddof = correction
     x = as_tensor(a)
     if np.dtype(x.dtype).kind not in "fc":
-        return lt.var(x, axis=as_axis(axis), dtype=dtype, keepdims=keepdims, correction=ddof)
-
+        return var(wrap(x), axis, dtype, None, ddof, keepdims, where=where, mean=centre)._var
+    _check_inexact(name, dtype)
     if x.ndim == 0 and type(axis) is int and axis in (0, -1):
         axis = None  # numpy's float path reduces a 0-d array over "axis 0" as over every axis
+    _warn_where("Degrees of freedom <= 0 for slice.", x, where, axis, lambda n: n - ddof <= 0)
     if dtype is not None:
         x = lt.cast(x, dtype)
-    valid = lt.logical_not(lt.isnan(x))
+    valid = _valid(x, where)
     zero = lt.zeros((), dtype=x.dtype)
     count = lt.sum(valid, axis=as_axis(axis), keepdims=True)
-    mean = lt.divide(lt.sum(lt.where(valid, x, zero), axis=as_axis(axis), keepdims=True), count)
-    centered = lt.where(valid, lt.subtract(x, lt.cast(mean, x.dtype)), zero)
+    if centre is _NO_VALUE:
+        total = lt.sum(lt.where(valid, x, zero), axis=as_axis(axis), keepdims=True)
+        centre = lt.divide(total, count)
+    centered = lt.where(valid, lt.subtract(x, lt.cast(as_tensor(centre), x.dtype)), zero)
     squares = lt.real(lt.multiply(centered, lt.conj(centered)))
     dof = lt.subtract(count, ddof)
     total = lt.sum(squares, axis=as_axis(axis), keepdims=True)
     result = lt.divide(total, lt.cast(lt.maximum(dof, 0), squares.dtype))
     result = lt.where(lt.greater(dof, 0), result, lt.full((), np.nan, dtype=squares.dtype))
     if not keepdims:
-        result = lt.squeeze(result, normalize_axes(as_axis(axis), x.ndim, name))
+        result = lt.squeeze(result, normalize_axes(as_axis(axis), result.ndim, name))
     return result
 
 
@@ -170,14 +262,19 @@ def nanvar(
     out: None = None,
     ddof: float = 0,
     keepdims: bool = False,
+    *,
+    where: Any = _NO_VALUE,
+    mean: Any = _NO_VALUE,
+    correction: Any = _NO_VALUE,
 ) -> Array:
     """The variance over ``axis`` ignoring NaNs, dividing by ``count - ddof``; NaN
-    where that is not positive (``numpy.nanvar``).
+    where that is not positive (``numpy.nanvar``, with its ``where``, ``mean``
+    and ``correction``).
 
     >>> nanvar([1.0, float("nan"), 3.0]).compute()
     array(1.)
     """
-    return wrap(_nanvar("nanvar", a, axis, dtype, ddof, keepdims))
+    return wrap(_nanvar("nanvar", a, axis, dtype, ddof, keepdims, (where, mean, correction)))
 
 
 @accepts_out()
@@ -188,16 +285,22 @@ def nanstd(
     out: None = None,
     ddof: float = 0,
     keepdims: bool = False,
+    *,
+    where: Any = _NO_VALUE,
+    mean: Any = _NO_VALUE,
+    correction: Any = _NO_VALUE,
 ) -> Array:
     """The standard deviation over ``axis`` ignoring NaNs (``numpy.nanstd``).
 
     >>> nanstd([1.0, float("nan"), 3.0]).compute()
     array(1.)
     """
-    return wrap(lt.sqrt(_nanvar("nanstd", a, axis, dtype, ddof, keepdims)))
+    extra = (where, mean, correction)
+    return wrap(lt.sqrt(_nanvar("nanstd", a, axis, dtype, ddof, keepdims, extra)))
 
 
-def nancumsum(a: ArrayLike, axis: int | None = None, dtype: Any = None) -> Array:
+@accepts_out()
+def nancumsum(a: ArrayLike, axis: int | None = None, dtype: Any = None, out: None = None) -> Array:
     """The running sum treating NaN as zero (``numpy.nancumsum``).
 
     >>> nancumsum([1.0, float("nan"), 2.0]).compute()
@@ -208,7 +311,8 @@ def nancumsum(a: ArrayLike, axis: int | None = None, dtype: Any = None) -> Array
     return wrap(lt.cumsum(x, axis=axis, dtype=dtype))
 
 
-def nancumprod(a: ArrayLike, axis: int | None = None, dtype: Any = None) -> Array:
+@accepts_out()
+def nancumprod(a: ArrayLike, axis: int | None = None, dtype: Any = None, out: None = None) -> Array:
     """The running product treating NaN as one (``numpy.nancumprod``).
 
     >>> nancumprod([2.0, float("nan"), 3.0]).compute()
@@ -509,4 +613,7 @@ def nanpercentile(
 # These check known values (numpy's errors and all-NaN warnings): their calls on
 # known arrays run, rather than replay a plan recorded on stand-in inputs that
 # have no values to check (lazygraph.numpy._replay).
-_replay._NOT_REPLAYED.update((nanargmax, nanargmin, nanmedian, nanpercentile, nanquantile))
+_replay._NOT_REPLAYED.update(
+    (nanargmax, nanargmin, nanmax, nanmean, nanmedian, nanmin, nanpercentile, nanquantile)
+)
+_replay._NOT_REPLAYED.update((nanstd, nanvar))

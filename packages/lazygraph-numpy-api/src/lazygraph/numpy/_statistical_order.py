@@ -13,7 +13,7 @@ from typing import Any
 import lazygraph.tensor as lt
 import numpy as np
 from lazygraph.numpy._array import Array
-from lazygraph.numpy._convert import as_axis, as_tensor, wrap
+from lazygraph.numpy._convert import as_axis, as_tensor, known_value, wrap
 from lazygraph.numpy._ufunc import ArrayLike, accepts_out
 from lazygraph.tensor.shape import normalize_axes
 
@@ -144,14 +144,96 @@ def _positions(name: str, method: str, n: int, q: np.ndarray) -> tuple[Any, Any,
     return previous.astype(np.intp), following.astype(np.intp), gamma.astype(virtual.dtype)
 
 
+def _weights_flat(name: str, x: Any, weights: Any, axis: Any, axes: tuple[int, ...]) -> Any:
+    """``weights`` checked as numpy checks them (``a``'s shape, or the reduced
+    axes' sizes with ``axis`` given; no negative, NaN or infinite weights and no
+    all-zero slice: the data's values are computed for that check when they are
+    not known yet) and laid out as ``x``'s flattened reduced axes."""
+    w = _sized(weights)
+    kept = [i for i in range(x.ndim) if i not in axes]
+    if w.type.shape != x.type.shape:
+        if axis is None:
+            raise TypeError(f"{name}: Axis must be specified when shapes of a and weights differ.")
+        if w.type.shape != tuple(x.type.shape[i] for i in axes):
+            raise ValueError(
+                f"{name}: Shape of weights must be consistent with shape of a along "
+                f"specified axis (a: {x.type.shape}, weights: {w.type.shape}, axis: {axes})."
+            )
+        # numpy matches the weights' axes to the reduced axes in increasing order
+        w = lt.transpose(w, [int(i) for i in np.argsort(axes)])
+        w = lt.reshape(w, [s if i in axes else 1 for i, s in enumerate(lt.shape_tuple(x))])
+    w = lt.broadcast_to(w, lt.shape_tuple(x))
+    sizes = lt.shape_tuple(x)
+    reduced = lt.reshape(lt.transpose(w, kept + list(axes)), [*(sizes[i] for i in kept), -1])
+    total = lt.sum(lt.cast(reduced, "float64"), axis=-1)
+    bad = lt.any(lt.less(reduced, 0))
+    degenerate = lt.any(lt.logical_or(lt.logical_not(lt.isfinite(total)), lt.equal(total, 0)))
+    checks = known_value(wrap(lt.stack([bad, degenerate]))._var)
+    negative, empty = checks if checks is not None else wrap(lt.stack([bad, degenerate])).compute()
+    if negative:
+        raise ValueError(f"{name}: Weights must be non-negative.")
+    if empty:
+        raise ValueError(f"{name}: Weights included NaN, inf or were all zero.")
+    return reduced
+
+
+def _weighted_picks(flat: Any, w: Any, q: np.ndarray, n: int) -> tuple[Any, Any]:
+    """numpy's weighted ``inverted_cdf``: the first sorted value whose share of
+    the total weight (the running sum, in float64, then ``q``'s float dtype)
+    reaches each ``q``; zero shares never match (numpy makes them -1). Returns
+    the sorted values and the picks ``[kept..., q.size]``."""
+    order = lt.argsort(flat, axis=-1)
+    ordered = lt.take_along_axis(flat, order, axis=-1)
+    cdf = lt.cumsum(lt.take_along_axis(w, order, axis=-1), axis=-1, dtype="float64")
+    cdf = lt.true_divide(cdf, lt.getitem(cdf, (Ellipsis, slice(n - 1, n))))
+    if q.dtype.kind == "f":
+        cdf = lt.cast(cdf, q.dtype)
+    cdf = lt.where(lt.equal(cdf, 0), lt.full((), -1, dtype=cdf.dtype), cdf)
+    qs = lt.constant(q.reshape(-1, 1).astype(cdf.dtype))
+    below = lt.less(lt.expand_dims(cdf, -2), qs)  # [kept..., q.size, n]
+    index = lt.minimum(lt.sum(below, axis=-1, dtype="int64"), n - 1)
+    return ordered, lt.take_along_axis(ordered, index, axis=-1)
+
+
+def _unweighted(
+    name: str, flat: Any, q: np.ndarray, method: str, n: int, dtype: Any, picks: bool
+) -> tuple[Any, Any]:
+    """The sorted values and numpy's ``method`` quantiles ``[kept..., q.size]``."""
+    previous, following, gamma = _positions(name, method, n, q.astype(np.float64))
+    ordered = lt.sort(flat, axis=-1)
+    if picks:
+        return ordered, lt.take(ordered, np.asarray(previous).reshape(-1) % n, axis=-1)
+    below = lt.take(ordered, previous.reshape(-1) % n, axis=-1)
+    above = lt.take(ordered, following.reshape(-1) % n, axis=-1)
+    t_flat = gamma.astype(dtype).reshape(-1)
+    # as numpy: the difference in ``a``'s dtype, the interpolation in the result's
+    diff = lt.cast(lt.subtract(above, below), dtype)
+    below, above = lt.cast(below, dtype), lt.cast(above, dtype)
+    # numpy's lerp: from the nearer end, so t = 1 gives ``above`` exactly.
+    return ordered, lt.where(
+        t_flat >= 0.5,
+        lt.subtract(above, lt.multiply(diff, 1 - t_flat)),
+        lt.add(below, lt.multiply(diff, t_flat)),
+    )
+
+
 def _quantile(
-    name: str, a: ArrayLike, q: np.ndarray, weak: bool, axis: Any, method: str, keepdims: bool
+    name: str,
+    a: ArrayLike,
+    q: np.ndarray,
+    weak: bool,
+    axis: Any,
+    method: str,
+    keepdims: bool,
+    weights: Any = None,
 ) -> Array:
     x = _sized(a)
     if np.dtype(x.dtype).kind == "c":
         raise TypeError(f"{name}: a must be an array of real numbers")
     if method not in _METHODS:
         raise ValueError(f"{name}: {method!r} is not a valid method. Use one of: {_METHODS}")
+    if weights is not None and method != "inverted_cdf":
+        raise ValueError(f"{name}: Only method 'inverted_cdf' supports weights. Got: {method}.")
     axes = normalize_axes(as_axis(axis), x.ndim, name)
     kept = [i for i in range(x.ndim) if i not in axes]
     sizes = lt.shape_tuple(x)
@@ -162,6 +244,8 @@ def _quantile(
         n *= sizes[i]
     flat = lt.reshape(lt.transpose(x, kept + list(axes)), [*(sizes[i] for i in kept), n])
     picks = method in ("inverted_cdf", "closest_observation", "lower", "higher", "nearest")
+    # numpy's linear method at integer q (0 or 1) takes the values, in ``a``'s dtype
+    picks = picks or (method == "linear" and q.dtype.kind in "biu")
     # The result dtype: ``a``'s promoted with ``q``'s, a Python scalar ``q`` weak
     # (``a``'s own where one order statistic is picked).
     dtype = flat.dtype if picks else lt.result_type(flat, q.item() if weak else q.dtype)
@@ -176,23 +260,11 @@ def _quantile(
         if keepdims:
             result = lt.expand_dims(result, tuple(q.ndim + i for i in axes))
         return wrap(result)
-    previous, following, gamma = _positions(name, method, n, q.astype(np.float64))
-    ordered = lt.sort(flat, axis=-1)
-    if picks:
-        result = lt.take(ordered, np.asarray(previous).reshape(-1) % n, axis=-1)
+    if weights is not None:
+        w = _weights_flat(name, x, weights, axis, axes)
+        ordered, result = _weighted_picks(flat, w, q, n)
     else:
-        below = lt.take(ordered, previous.reshape(-1) % n, axis=-1)
-        above = lt.take(ordered, following.reshape(-1) % n, axis=-1)
-        t_flat = gamma.astype(dtype).reshape(-1)
-        # as numpy: the difference in ``a``'s dtype, the interpolation in the result's
-        diff = lt.cast(lt.subtract(above, below), dtype)
-        below, above = lt.cast(below, dtype), lt.cast(above, dtype)
-        # numpy's lerp: from the nearer end, so t = 1 gives ``above`` exactly.
-        result = lt.where(
-            t_flat >= 0.5,
-            lt.subtract(above, lt.multiply(diff, 1 - t_flat)),
-            lt.add(below, lt.multiply(diff, t_flat)),
-        )
+        ordered, result = _unweighted(name, flat, q, method, n, dtype, picks)
     if np.dtype(dtype).kind in "fc":
         last = lt.getitem(ordered, (Ellipsis, slice(n - 1, n)))
         result = lt.where(lt.isnan(last), last, result)  # a NaN anywhere gives NaN
@@ -212,6 +284,8 @@ def quantile(
     overwrite_input: bool = False,
     method: str = "linear",
     keepdims: bool = False,
+    *,
+    weights: Any = None,
 ) -> Array:
     """The ``q``-th quantiles over ``axis`` (``numpy.quantile``, with any of
     numpy's ``method`` values; ``q`` in [0, 1] must be known when the graph is
@@ -224,7 +298,7 @@ def quantile(
     if not np.all((qs >= 0) & (qs <= 1)):
         raise ValueError("Quantiles must be in the range [0, 1]")
     weak = lt.is_weak_scalar(q)
-    return _quantile("quantile", a, qs, weak, axis, method, keepdims)
+    return _quantile("quantile", a, qs, weak, axis, method, keepdims, weights)
 
 
 @accepts_out()
@@ -236,6 +310,8 @@ def percentile(
     overwrite_input: bool = False,
     method: str = "linear",
     keepdims: bool = False,
+    *,
+    weights: Any = None,
 ) -> Array:
     """The ``q``-th percentiles over ``axis`` (``numpy.percentile``; ``q`` in
     [0, 100]).
@@ -247,4 +323,6 @@ def percentile(
     if not np.all((qs >= 0) & (qs <= 100)):
         raise ValueError("Percentiles must be in the range [0, 100]")
     weak = lt.is_weak_scalar(q)
-    return _quantile("percentile", a, np.true_divide(qs, 100), weak, axis, method, keepdims)
+    return _quantile(
+        "percentile", a, np.true_divide(qs, 100), weak, axis, method, keepdims, weights
+    )

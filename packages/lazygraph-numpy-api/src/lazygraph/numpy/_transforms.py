@@ -46,7 +46,8 @@ from lazygraph.graph.basic import Constant, Variable
 from lazygraph.graph.fg import FunctionGraph
 from lazygraph.graph.traversal import graph_inputs
 from lazygraph.numpy._array import Array
-from lazygraph.numpy._convert import as_variable, bound_value, is_bound, wrap
+from lazygraph.numpy._convert import as_variable, is_bound, wrap
+from lazygraph.numpy._distributed import captured_value
 from lazygraph.numpy._pytree import LEAF, flatten, num_leaves, unflatten
 from lazygraph.numpy._views import tracing
 
@@ -170,6 +171,10 @@ class Transformed:
         # (class, dtype, shape) per positional argument -> entry, for calls
         # whose arguments are all plain ndarrays (no kwargs, no static arguments).
         self._fast: dict[tuple[Any, ...], _Compiled] = {}
+        # both tables per backend: a function compiled while lazygraph.config.backend
+        # was one backend is traced again (once) for another
+        self._backend = config.backend
+        self._tables = {self._backend: (self._entries, self._fast)}
         self._profile = profile
         # the entry called last: what printing and ``profile`` show
         self._latest: _Compiled | None = None
@@ -201,6 +206,8 @@ class Transformed:
         return f"<{self._name} of {getattr(self._fun, '__qualname__', self._fun)!r}>"
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        if config.backend is not self._backend:
+            self._use_backend(config.backend)
         if not kwargs:
             try:
                 entry = self._fast.get(tuple(map(_fast_signature, args)))
@@ -210,6 +217,10 @@ class Transformed:
                 self._latest = entry
                 return entry.unpack(entry.call(*args))
         return self._call(args, kwargs)
+
+    def _use_backend(self, backend: str) -> None:
+        self._backend = backend
+        self._entries, self._fast = self._tables.setdefault(backend, ({}, {}))
 
     def _split(self, args: tuple[Any, ...]) -> tuple[tuple[Any, ...], tuple[Any, ...]]:
         for i in self._static:
@@ -314,7 +325,7 @@ class Transformed:
         """The compiled call of one traced signature, taking the argument leaves'
         values, its compiled graph and its profile (``trees``: the argument and
         result structures, for subclasses)."""
-        extra = [bound_value(v) for v in captured_vars]
+        extra = [captured_value(v, self._mode) for v in captured_vars]
         if self._profile:
             # a profiled function of its own: the structural cache's functions are
             # shared and untimed, and their timings would mix several callers'
@@ -507,7 +518,8 @@ class _ShardedJit(Transformed):
         out_shardings: Any,
     ) -> None:
         super().__init__(fun, _build_call, "jit", static_argnums, mode)
-        _check_sharding_backend(mode)  # fail at decoration time, not at the first call
+        # fail at decoration time, not at the first call
+        _check_sharding_backend(mode, in_shardings, out_shardings)
         self._in_shardings = in_shardings
         self._out_shardings = out_shardings
 
@@ -518,7 +530,8 @@ class _ShardedJit(Transformed):
         outputs: list[Variable],
         trees: tuple[Any, Any, list[bool]],
     ) -> tuple[Callable[..., Sequence[Any]], FunctionGraph, ProfileStats | None]:
-        _check_sharding_backend(self._mode)  # (config.backend may have changed)
+        # (config.backend may have changed since)
+        _check_sharding_backend(self._mode, self._in_shardings, self._out_shardings)
         treedef, out_tree, is_var = trees
         spec = self._in_shardings
         if isinstance(spec, list | tuple):  # one entry per positional argument; kwargs: None
@@ -534,23 +547,25 @@ class _ShardedJit(Transformed):
         compiled = cached_function(
             in_vars + captured_vars, outputs, mode=self._mode, compile_options=options
         )
-        extra = [bound_value(v) for v in captured_vars]
+        extra = [captured_value(v, self._mode) for v in captured_vars]
         return compiled.trusted_callable(extra), compiled.function.fgraph, None
 
 
-def _check_sharding_backend(mode: Any) -> None:
-    """``ValueError`` unless ``mode`` compiles with the jax backend (the one whose
-    compile takes shardings), which must be available."""
+def _check_sharding_backend(mode: Any, in_shardings: Any, out_shardings: Any) -> None:
+    """``ValueError`` unless the backend ``mode`` compiles with takes the sharding
+    options given (its ``compile_options`` list them: the backend protocol,
+    :class:`~lazygraph.compile.backends.Backend`; today the jax backend)."""
     from lazygraph.compile.backends import get_backend
     from lazygraph.compile.mode import get_mode
 
     name = get_mode(mode).backend or config.backend
-    if name != "jax":
-        raise ValueError(
-            f"jit: in_shardings / out_shardings need the jax backend, but this function "
-            f"compiles with {name!r}; pass mode='jax' or set lazygraph.config.backend = 'jax'"
-        )
-    get_backend(name)
+    accepted = getattr(get_backend(name), "compile_options", ())
+    for option, given in (("in_shardings", in_shardings), ("out_shardings", out_shardings)):
+        if given is not None and option not in accepted:
+            raise ValueError(
+                f"jit: the {name!r} backend does not take {option} (shardings need the jax "
+                "backend); pass mode='jax' or set lazygraph.config.backend = 'jax'"
+            )
 
 
 def _spread(spec: Any, treedef: Any, name: str) -> list[Any]:

@@ -20,6 +20,7 @@ from lazygraph.numpy._array import Array
 from lazygraph.numpy._convert import as_variable, wrap
 from lazygraph.numpy._eager import elementwise
 from lazygraph.numpy._errors import UnsupportedArgumentsError
+from lazygraph.numpy._views import order_argument
 from lazygraph.tensor.dtypes import is_weak_scalar
 
 __all__: list[str] = []
@@ -65,8 +66,7 @@ def ufunc_dtype(name: str, out: Any, kwargs: dict[str, Any]) -> np.dtype[Any] | 
             f"{name}: casting must be one of 'no', 'equiv', 'safe', 'same_kind', or "
             f"'unsafe' (got {casting!r})"
         )
-    if kwargs.get("order", "K") not in ("K", "A", "C", "F", None):
-        raise ValueError(f"{name}: order must be one of 'C', 'F', 'A', or 'K'")
+    order_argument(kwargs.get("order"), name)
     dtype = kwargs.get("dtype")
     return None if dtype is None else np.dtype(dtype)
 

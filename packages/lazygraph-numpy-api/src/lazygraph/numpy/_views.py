@@ -176,6 +176,26 @@ def _unwrap_int(s: Any) -> int:
     return operator.index(s)
 
 
+_ORDERS = {"C": "C", "F": "F", "A": "A", "K": "K", "c": "C", "f": "F", "a": "A", "k": "K"}
+
+
+def order_argument(order: Any, name: str) -> str | None:
+    """numpy's ``order`` argument (``"C"``, ``"F"``, ``"A"``, ``"K"``, in either
+    case, or None) as its upper-case letter, or numpy's ``ValueError``.
+
+    >>> order_argument("f", "ravel"), order_argument(None, "ravel")
+    ('F', None)
+    """
+    if order is None:
+        return None
+    if not isinstance(order, str):
+        raise TypeError(f"{name}: order must be str, not {type(order).__name__}")
+    got = _ORDERS.get(order)
+    if got is None:
+        raise ValueError(f"{name}: order must be one of 'C', 'F', 'A', or 'K' (got {order!r})")
+    return got
+
+
 def normalize_axis(axis: Any, ndim: int) -> int:
     """``axis`` in ``range(ndim)`` (negative from the end), or numpy's AxisError."""
     import operator

@@ -19,6 +19,7 @@ from typing import Any
 from lazygraph.numpy._array import Array
 from lazygraph.numpy._convert import as_variable, wrap
 from lazygraph.numpy._errors import name_public_errors
+from lazygraph.numpy._ufunc import accepts_out
 from lazygraph.tensor import fft as _tfft
 from numpy.fft import test as test  # numpy.fft's test runner (numpy's own object)
 
@@ -45,13 +46,7 @@ __all__ = [
 ]
 
 
-def _no_out(out: Any, name: str) -> None:
-    if out is not None:
-        raise TypeError(
-            f"{name}: out= is not supported by lazygraph.numpy (results are new arrays)"
-        )
-
-
+@accepts_out(casting="same_kind")
 def fft(
     x: Any, /, n: int | None = None, axis: int = -1, norm: str | None = None, out: Any = None
 ) -> Array:
@@ -62,10 +57,10 @@ def fft(
     >>> lnp.fft.fft([1.0, 0.0, 0.0]).compute()
     array([1.+0.j, 1.+0.j, 1.+0.j])
     """
-    _no_out(out, "fft")
     return wrap(_tfft.fft(as_variable(x), n, axis, norm))
 
 
+@accepts_out(casting="same_kind")
 def ifft(
     x: Any, /, n: int | None = None, axis: int = -1, norm: str | None = None, out: Any = None
 ) -> Array:
@@ -75,10 +70,10 @@ def ifft(
     >>> lnp.fft.ifft([3.0, 0.0, 0.0]).compute()
     array([1.+0.j, 1.+0.j, 1.+0.j])
     """
-    _no_out(out, "ifft")
     return wrap(_tfft.ifft(as_variable(x), n, axis, norm))
 
 
+@accepts_out(casting="same_kind")
 def rfft(
     x: Any, /, n: int | None = None, axis: int = -1, norm: str | None = None, out: Any = None
 ) -> Array:
@@ -88,10 +83,10 @@ def rfft(
     >>> lnp.fft.rfft([1.0, 1.0, 1.0, 1.0]).compute()
     array([4.+0.j, 0.+0.j, 0.+0.j])
     """
-    _no_out(out, "rfft")
     return wrap(_tfft.rfft(as_variable(x), n, axis, norm))
 
 
+@accepts_out(casting="same_kind")
 def irfft(
     x: Any, /, n: int | None = None, axis: int = -1, norm: str | None = None, out: Any = None
 ) -> Array:
@@ -102,10 +97,10 @@ def irfft(
     >>> lnp.fft.irfft([4.0, 0.0, 0.0]).compute()
     array([1., 1., 1., 1.])
     """
-    _no_out(out, "irfft")
     return wrap(_tfft.irfft(as_variable(x), n, axis, norm))
 
 
+@accepts_out(casting="same_kind")
 def hfft(
     x: Any, /, n: int | None = None, axis: int = -1, norm: str | None = None, out: Any = None
 ) -> Array:
@@ -115,10 +110,10 @@ def hfft(
     >>> lnp.fft.hfft([1.0, 2.0]).compute()
     array([ 3., -1.])
     """
-    _no_out(out, "hfft")
     return wrap(_tfft.hfft(as_variable(x), n, axis, norm))
 
 
+@accepts_out(casting="same_kind")
 def ihfft(
     x: Any, /, n: int | None = None, axis: int = -1, norm: str | None = None, out: Any = None
 ) -> Array:
@@ -128,10 +123,10 @@ def ihfft(
     >>> lnp.fft.ihfft([3.0, -1.0]).compute()
     array([1.-0.j, 2.-0.j])
     """
-    _no_out(out, "ihfft")
     return wrap(_tfft.ihfft(as_variable(x), n, axis, norm))
 
 
+@accepts_out(casting="same_kind")
 def fftn(
     x: Any,
     /,
@@ -148,10 +143,10 @@ def fftn(
     array([[4.+0.j, 0.+0.j],
            [0.+0.j, 0.+0.j]])
     """
-    _no_out(out, "fftn")
     return wrap(_tfft.fftn(as_variable(x), s, axes, norm))
 
 
+@accepts_out(casting="same_kind")
 def ifftn(
     x: Any,
     /,
@@ -167,10 +162,10 @@ def ifftn(
     array([[1.+0.j, 1.+0.j],
            [1.+0.j, 1.+0.j]])
     """
-    _no_out(out, "ifftn")
     return wrap(_tfft.ifftn(as_variable(x), s, axes, norm))
 
 
+@accepts_out(casting="same_kind")
 def rfftn(
     x: Any,
     /,
@@ -186,10 +181,10 @@ def rfftn(
     array([[4.+0.j, 0.+0.j],
            [0.+0.j, 0.+0.j]])
     """
-    _no_out(out, "rfftn")
     return wrap(_tfft.rfftn(as_variable(x), s, axes, norm))
 
 
+@accepts_out(casting="same_kind")
 def irfftn(
     x: Any,
     /,
@@ -206,10 +201,10 @@ def irfftn(
     array([[1., 1.],
            [1., 1.]])
     """
-    _no_out(out, "irfftn")
     return wrap(_tfft.irfftn(as_variable(x), s, axes, norm))
 
 
+@accepts_out(casting="same_kind")
 def fft2(
     x: Any,
     /,
@@ -224,10 +219,10 @@ def fft2(
     >>> lnp.fft.fft2([[1.0, 1.0]]).compute()
     array([[2.+0.j, 0.+0.j]])
     """
-    _no_out(out, "fft2")
     return wrap(_tfft.fft2(as_variable(x), s, axes, norm))
 
 
+@accepts_out(casting="same_kind")
 def ifft2(
     x: Any,
     /,
@@ -242,10 +237,10 @@ def ifft2(
     >>> lnp.fft.ifft2([[2.0, 0.0]]).compute()
     array([[1.+0.j, 1.+0.j]])
     """
-    _no_out(out, "ifft2")
     return wrap(_tfft.ifft2(as_variable(x), s, axes, norm))
 
 
+@accepts_out(casting="same_kind")
 def rfft2(
     x: Any,
     /,
@@ -260,10 +255,10 @@ def rfft2(
     >>> lnp.fft.rfft2([[1.0, 1.0]]).compute()
     array([[2.+0.j, 0.+0.j]])
     """
-    _no_out(out, "rfft2")
     return wrap(_tfft.rfft2(as_variable(x), s, axes, norm))
 
 
+@accepts_out(casting="same_kind")
 def irfft2(
     x: Any,
     /,
@@ -278,7 +273,6 @@ def irfft2(
     >>> lnp.fft.irfft2([[2.0, 0.0]]).compute()
     array([[1., 1.]])
     """
-    _no_out(out, "irfft2")
     return wrap(_tfft.irfft2(as_variable(x), s, axes, norm))
 
 

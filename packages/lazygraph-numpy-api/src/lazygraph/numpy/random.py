@@ -21,8 +21,8 @@ the common ones are defined here and the rest are forwarded to numpy by name.
 >>> import lazygraph.numpy as lnp
 >>> np.random.seed(0)
 >>> x = lnp.random.rand(3)
->>> x
-Array(shape=(3,), dtype=float64, lazy)
+>>> x.shape, x.dtype
+((3,), dtype('float64'))
 >>> np.random.seed(0)
 >>> bool((x.compute() == np.random.rand(3)).all())
 True

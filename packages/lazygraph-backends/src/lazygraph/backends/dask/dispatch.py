@@ -74,9 +74,11 @@ def _ensure_registered() -> None:
     from lazygraph.backends.dask import (  # noqa: F401
         blas,
         elemwise,
+        indexing,
         linalg,
         reduction,
         shape,
+        structure,
     )
 
 

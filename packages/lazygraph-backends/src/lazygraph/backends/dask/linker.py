@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import contextvars
 import math
+import os
 import threading
 import warnings
 from collections.abc import Sequence
@@ -61,12 +62,87 @@ def auto_chunks(shape: tuple[int, ...], dtype: Any) -> tuple[tuple[int, ...], ..
 
 def as_dask(value: Any) -> Any:
     """``value`` as a dask array: a dask array as it is, anything else as a numpy
-    array cut into :func:`auto_chunks`."""
+    array cut into :func:`auto_chunks`. An array held in a file mapped into
+    memory (``np.load(path, mmap_mode="r")``, ``np.memmap``, or a view of one)
+    is read from the file chunk by chunk where each task runs
+    (:class:`MappedFile`): no process reads it whole, and no chunk's data goes
+    into the graph (where a ``distributed`` scheduler would receive every byte)."""
     if isinstance(value, da.Array):
         return value
     arr = np.asarray(value)
+    chunks = auto_chunks(arr.shape, arr.dtype)
+    mapped = MappedFile.of(arr)
+    if mapped is not None:
+        return mapped.read(chunks)
     # name=False: a random name, instead of hashing every byte of the data
-    return da.from_array(arr, chunks=auto_chunks(arr.shape, arr.dtype), name=False)
+    return da.from_array(arr, chunks=chunks, name=False)
+
+
+class MappedFile:
+    """An array stored in a file, by its location (file, byte offset, shape,
+    dtype, strides): it pickles as these few numbers, and slicing it maps the
+    file and reads just the slice (a copy, so the mapping is not kept).
+
+    >>> import tempfile, os
+    >>> path = os.path.join(tempfile.mkdtemp(), "x.npy")
+    >>> np.save(path, np.arange(12.0).reshape(3, 4))
+    >>> view = np.load(path, mmap_mode="r")[::2, 1:]
+    >>> mapped = MappedFile.of(view)
+    >>> mapped.shape, mapped[1:, :2]
+    ((2, 3), array([[ 9., 10.]]))
+    >>> MappedFile.of(np.zeros(3)) is None  # not held in a file
+    True
+    """
+
+    def __init__(
+        self,
+        filename: str,
+        offset: int,
+        shape: tuple[int, ...],
+        dtype: Any,
+        strides: tuple[int, ...],
+    ) -> None:
+        self.filename = filename
+        self.offset = offset
+        self.shape = shape
+        self.dtype = np.dtype(dtype)
+        self.strides = strides
+        self.ndim = len(shape)
+
+    @classmethod
+    def of(cls, arr: np.ndarray) -> MappedFile | None:
+        """Where ``arr``'s data lies in a file, if it is a view of a ``np.memmap``
+        (mapped from a named file), else None."""
+        import mmap
+
+        base: Any = arr
+        source = None
+        while base is not None and not isinstance(base, mmap.mmap):
+            if isinstance(base, np.memmap) and isinstance(base.filename, (str, os.PathLike)):
+                source = base
+            base = getattr(base, "base", None)
+        if source is None or base is None or arr.dtype.hasobject:
+            return None
+        # np.memmap maps from the allocation boundary at or before its offset
+        start = source.offset - source.offset % mmap.ALLOCATIONGRANULARITY
+        mapped_at = np.frombuffer(base, dtype=np.uint8).__array_interface__["data"][0]
+        where = arr.__array_interface__["data"][0] - mapped_at
+        return cls(os.fspath(source.filename), start + where, arr.shape, arr.dtype, arr.strides)
+
+    def read(self, chunks: tuple[tuple[int, ...], ...]) -> Any:
+        """A dask array of these ``chunks``, each task reading its own from the file."""
+        meta = np.empty((0,) * self.ndim, self.dtype)
+        return da.from_array(self, chunks=chunks, name=False, inline_array=True, meta=meta)
+
+    def __getitem__(self, index: Any) -> np.ndarray:
+        data = np.memmap(self.filename, dtype=np.uint8, mode="r")
+        view = np.ndarray(
+            self.shape, self.dtype, buffer=data, offset=self.offset, strides=self.strides
+        )
+        return np.array(view[index])
+
+    def __repr__(self) -> str:
+        return f"MappedFile({self.filename!r}, shape={self.shape}, dtype={self.dtype})"
 
 
 def to_dask(value: Any) -> Any:
@@ -205,11 +281,24 @@ class _Program:
     def lazy_outputs(self, *args: Any) -> list[Any]:
         """The outputs of a call with ``args``: dask arrays, or numpy values where
         an output depends on no input."""
-        env: dict[Variable, Any] = {v: as_dask(a) for v, a in zip(self.inputs, args, strict=True)}
+        env: dict[Variable, Any] = {}
+        # an input read from a file: each node reading it gets chunks of its own,
+        # read in its tasks, instead of one set every reader shares, which dask
+        # would hold in memory until the last reader ran (the whole array, for
+        # a mean and then deviations from it)
+        files: dict[Variable, tuple[MappedFile, Any]] = {}
+        for v, a in zip(self.inputs, args, strict=True):
+            env[v] = as_dask(a)
+            mapped = None if isinstance(a, da.Array) else MappedFile.of(np.asarray(a))
+            if mapped is not None:
+                files[v] = (mapped, env[v].chunks)
         token = _sized.set({})
         try:
             for node in self.nodes:
-                values = [_value(env, v) for v in node.inputs]
+                values = [
+                    files[v][0].read(files[v][1]) if v in files else _value(env, v)
+                    for v in node.inputs
+                ]
                 env.update(zip(node.outputs, _run_node(node, values), strict=True))
         finally:
             _sized.reset(token)

@@ -135,9 +135,44 @@ def _lower_join(node: Apply, values: Sequence[Any]) -> list[Any]:
 
 @register(Subtensor)
 def _lower_subtensor(node: Apply, values: Sequence[Any]) -> list[Any]:
-    # the python perform indexes its input: on a dask array, dask's basic indexing
+    # dask's basic indexing, with every slice's bounds resolved first
+    op: Subtensor = node.op  # type: ignore[assignment]
     x, *index = values
-    return node_perform_lazy(node, [to_dask(x), *map(_concrete, index)])
+    x = known_shape(to_dask(x))
+    idx = numpy_index(op.idx_list, list(map(_concrete, index)), basic=True)
+    _data_free(x.shape)[idx]  # numpy's IndexError, as perform raises it
+    return [x[resolved_slices(x.shape, idx)]]
+
+
+def resolved_slices(shape: tuple[int, ...], idx: tuple) -> tuple:
+    """``idx`` (a numpy index of an array of ``shape``) with every slice's bounds
+    resolved against its axis (``slice.indices``): dask reads some slices with a
+    negative step whose start lies before the axis as selecting an element
+    (``x[-2::-2]`` of one element is empty in numpy, ``[x[0]]`` in dask)."""
+    from lazygraph.backends.dask.indexing import _plain
+
+    real = sum(i is not None and i is not Ellipsis and not _is_bool_array(i) for i in idx)
+    real += sum(i.ndim for i in idx if _is_bool_array(i))
+    out: list[Any] = []
+    axis = 0
+    for i in idx:
+        if i is None:
+            out.append(i)
+        elif i is Ellipsis:
+            out.append(i)
+            axis += len(shape) - real
+        elif isinstance(i, slice):
+            out.append(_plain(i, shape[axis]))
+            axis += 1
+        else:
+            out.append(i)
+            axis += i.ndim if _is_bool_array(i) else 1
+    return tuple(out)
+
+
+def _is_bool_array(i: Any) -> bool:
+    dtype = getattr(i, "dtype", None)
+    return dtype is not None and np.dtype(dtype) == np.bool_ and getattr(i, "ndim", 0) > 0
 
 
 def _positive_steps(shape: tuple[int, ...], idx: tuple) -> tuple[tuple, list[int], list[int]]:
@@ -298,17 +333,18 @@ def _lower_advanced_subtensor(node: Apply, values: Sequence[Any]) -> list[Any]:
             i = int(i)
         entries.append(i)
     arrays = [k for k, i in enumerate(entries) if _is_array(i)]
-    if len(arrays) > 1:
-        raise Unsupported(
-            "indexing with several arrays (dask indexes with one array at a time; "
-            "index the axes one after the other)"
-        )
+    if len(arrays) > 1:  # several arrays: dask's point-wise vindex
+        from lazygraph.backends.dask.indexing import index_arrays
+
+        return [index_arrays(x, entries)]
     if not arrays:
-        return [x[tuple(entries)]]
+        return [x[resolved_slices(x.shape, tuple(entries))]]
     (k,) = arrays
     arr = known_shape(entries[k])
-    if arr.ndim == 0:
-        raise Unsupported("indexing with a 0-d boolean")
+    if arr.ndim == 0:  # a 0-d boolean: a size-1 axis, kept or not
+        from lazygraph.backends.dask.indexing import index_arrays
+
+        return [index_arrays(x, entries)]
     at = next((j for j, i in enumerate(entries) if i is Ellipsis), len(entries))
     fill = [slice(None)] * (x.ndim - sum(_width(i) for i in entries))
     entries = entries[:at] + fill + entries[at + 1 :]

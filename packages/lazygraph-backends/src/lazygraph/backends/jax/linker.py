@@ -312,9 +312,13 @@ class _Program:
         device = None
         if _device._placed:  # some value was moved with Array.to_device
             args, device = _device.placed_arguments(args)  # type: ignore[assignment]
+        # placed values with a Sharding: jit follows their layouts (no default device)
+        sharded = isinstance(device, jax.sharding.Sharding)
         env: dict[Variable, Any] = dict(zip(self.inputs, args, strict=True))
         fresh: set[Variable] = set()  # results XLA made on this call, read by nobody else
-        on_device = jax.default_device(device) if device is not None else contextlib.nullcontext()
+        on_device = contextlib.nullcontext()
+        if device is not None and not sharded:
+            on_device = jax.default_device(device)
         # XLA computes on threads of its own (and sometimes this one): a watcher
         # looks at the results instead of at flags, the same way every call
         note_unseen()
@@ -323,7 +327,7 @@ class _Program:
                 if seg.steps:
                     dyn = [_value(env, v) for v in seg.inputs]
                     results = None
-                    if seg.flat_jitted is not None and not self.device_arrays:
+                    if seg.flat_jitted is not None and not (self.device_arrays or sharded):
                         results = _call_flat(seg, dyn)
                     if results is None:  # (the flat path's results are views: not fresh)
                         stat = [_Static(_value(env, v)) for v in seg.static_inputs]
@@ -354,8 +358,10 @@ class _Program:
                         arr = raw
                     returned.add(id(raw))
                     host.append(raw)  # alive until the end: ids in `returned` stay unique
-                    if device is not None:  # later computations on it stay there
-                        _device.place(arr, device, value if isinstance(value, jax.Array) else None)
+                    if isinstance(value, jax.Array) and device is not None:
+                        _device.place(arr, device, value)  # later computations stay there
+                    elif device is not None and not sharded:  # (sharded: a host value stays)
+                        _device.place(arr, device)
                     out.append(arr)
         discard_hardware()  # (whatever XLA left on this thread: see note_unseen above)
         return out

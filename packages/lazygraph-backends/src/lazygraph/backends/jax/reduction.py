@@ -60,7 +60,16 @@ def reduce_function(op: Reduce, out_dtype: str) -> Fn:
             empty_check(x)
             if not axis:
                 return x
-            return fn(x, axis=axis, keepdims=keepdims)
+            if x.dtype.kind == "c":
+                return _complex_extreme(x, axis, keepdims, kind == "max")
+            result = fn(x, axis=axis, keepdims=keepdims)
+            if x.dtype.kind == "f":
+                # NaN wins, as in numpy, on every path: XLA's cross-device max of a
+                # sharded axis takes the larger number instead (the CPU's
+                # all-reduce); on one device the extra reduction fuses with the max
+                nan = jnp.any(jnp.isnan(x), axis=axis, keepdims=keepdims)
+                result = jnp.where(nan, jnp.asarray(np.nan, x.dtype), result)
+            return result
     elif kind in ("all", "any"):
         fn = jnp.all if kind == "all" else jnp.any
 
@@ -129,6 +138,22 @@ def _from_identity(total: Any) -> Any:
         zero = jnp.zeros_like(re)
         return jax.lax.complex(jnp.where(re == 0, zero, re), jnp.where(im == 0, zero, im))
     return total
+
+
+def _complex_extreme(x: Any, axis: tuple[int, ...], keepdims: bool, is_max: bool) -> Any:
+    """numpy's max / min of complex values: by real part, then imaginary part
+    (XLA's own compares wrongly where the real parts are infinite), NaN (in
+    either part) anywhere in the slice giving NaN; the result is built from its
+    parts (``lax.complex``: no ``inf * 1j``)."""
+    best = jnp.max if is_max else jnp.min
+    far = -jnp.inf if is_max else jnp.inf
+    re, im = jnp.real(x), jnp.imag(x)
+    best_re = best(re, axis=axis, keepdims=True)
+    best_im = best(jnp.where(re == best_re, im, far), axis=axis, keepdims=True)
+    result = jax.lax.complex(best_re, best_im)
+    nan = jnp.any(jnp.isnan(x), axis=axis, keepdims=True)
+    result = jnp.where(nan, jnp.asarray(complex(np.nan, np.nan), x.dtype), result)
+    return result if keepdims else jnp.squeeze(result, axis=axis)
 
 
 def _complex_arg_extreme(x: Any, axis: int | None, keepdims: bool, is_max: bool) -> Any:

@@ -53,6 +53,8 @@ def fused_reduce_source(op: FusedReduce, node: Apply, parallel: bool = False) ->
         "sum",
         "prod",
         "mean",
+        "max",  # (numpy's lexicographic order: reduction._update)
+        "min",
     ):
         raise Unsupported(f"complex FusedReduce {op.reduce.kind}")
     ndim = max(in_ndims, default=0)

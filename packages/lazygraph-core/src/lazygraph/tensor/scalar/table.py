@@ -444,11 +444,12 @@ for _name, _fn, _nin in [
     ("logical_or", np.logical_or, 2),
     ("logical_xor", np.logical_xor, 2),
     ("logical_not", np.logical_not, 1),
-    ("isnan", np.isnan, 1),
-    ("isinf", np.isinf, 1),
-    ("isfinite", np.isfinite, 1),
 ]:
     _row(_name, _nin, "all", out_bool, _fn, None, weak="truth")
+
+# a Python scalar keeps its value here (isnan(nan)), not only its truth
+for _name, _fn in [("isnan", np.isnan), ("isinf", np.isinf), ("isfinite", np.isfinite)]:
+    _row(_name, 1, "all", out_bool, _fn, None)
 
 # -- bitwise: integers and bool only -------------------------------------------
 
