@@ -84,12 +84,13 @@ BACKEND_SUITES: dict[str, tuple[str, ...]] = {
     # op table (the files below: the families with dask lowerings of their own,
     # reductions and scans, shapes, indexing and assignment, sorting) on chunks of 64
     # bytes (DASK_ENV), so that lowerings meet chunks that do not divide the
-    # arrays. 140 s of CPU time in all (user + sys, both workers): about 75 s on
-    # two free cores (2 min 17 s measured on two cores shared with other work,
-    # load average 4.8 to 6.7). Most of it is Numba compiling kernels at -O0
-    # (about 45% of a second-order gradient test), the rest building dask
-    # graphs and running them. Left out for time: test_elemwise.py (8 min: a kernel per op and
-    # dtype) and numpy_api/test_statistical.py (1 min), both passing; and
+    # arrays. 2 min 50 s on two cores shared with other work (2026-11-29; the
+    # session took 1 min in CI before the indexing, sorting and out-of-core
+    # tests joined). Most of it is Numba compiling kernels at -O0 (about 45%
+    # of a second-order gradient test), the rest building dask graphs and
+    # running them. Left out for time: the rest of the op table (its first 15
+    # files took 14 min beside other work: test_elemwise.py alone 8 min, a
+    # kernel per op and dtype; numpy_api/test_statistical.py 1 min); and
     # test_blas.py, whose matmul row gives inf-overflowing complex products
     # whose NaNs numpy's own result takes from the BLAS kernel it picks for the
     # operands' shape and layout, which a product of blocks cannot follow.

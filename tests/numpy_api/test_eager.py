@@ -498,19 +498,7 @@ def _complex_special(args: list[Any]) -> bool:
     return complex_ and not all(bool(np.all(np.isfinite(v))) for v in values)
 
 
-_NUMBA_CMATH_WRONG = pytest.mark.xfail(
-    BACKEND == "numba",
-    strict=True,
-    reason="known wrong answer: the numba backend's complex tanh differs from numpy's "
-    "at infinite and NaN parts (tanh(inf+nanj) is 1+0j there, 1-0j in numpy) and in "
-    "the last bit elsewhere (Kahan's formula, not the C library's ctanh)",
-)
-
-
-@pytest.mark.parametrize(
-    "name",
-    [n if n != "tanh" else pytest.param(n, marks=_NUMBA_CMATH_WRONG) for n in NUMBA_CMATH],
-)
+@pytest.mark.parametrize("name", NUMBA_CMATH)
 def test_complex_functions_at_infinite_parts_match_numpy(name: str) -> None:
     parts = (np.nan, np.inf, -np.inf, -0.0, 0.0, 1.0)
     values = [complex(r, i) for r in parts for i in parts]

@@ -439,3 +439,86 @@ def test_coverage_statuses() -> None:
     assert status["linalg"] == status["testing"] == GEN.SUBMODULE
     tricks = dict(GEN.rows(np.lib.stride_tricks, lnp.lib.stride_tricks))
     assert tricks == {"sliding_window_view": GEN.LAZY_DIFFERENTIABLE, "as_strided": GEN.FALLBACK}
+
+
+def _public_functions() -> list[tuple[str, Any, Any]]:
+    found = []
+    for prefix, ours, theirs in [
+        ("", lnp, np),
+        ("linalg.", lnp.linalg, np.linalg),
+        ("fft.", lnp.fft, np.fft),
+    ]:
+        for name in sorted(dir(ours)):
+            mine, numpys = getattr(ours, name), getattr(theirs, name, None)
+            if name.startswith("_") or not inspect.isfunction(mine) or not callable(numpys):
+                continue
+            if isinstance(numpys, (np.ufunc, type)):
+                continue
+            found.append((prefix + name, mine, numpys))
+    return found
+
+
+def _keyword_names(fn: Any) -> set[str] | None:
+    try:
+        params = inspect.signature(fn).parameters.values()
+    except (TypeError, ValueError):
+        return None
+    kinds = (inspect.Parameter.POSITIONAL_OR_KEYWORD, inspect.Parameter.KEYWORD_ONLY)
+    return {p.name for p in params if p.kind in kinds}
+
+
+def test_numpys_keyword_names_are_accepted() -> None:
+    """Every leading argument numpy's function takes by keyword (``a`` of
+    ``linalg.inv``, where the array API says ``x``, positional only) is
+    accepted under numpy's name: ours takes it, or its wrapper maps it to its
+    position (lazygraph.numpy._errors._numpy_keywords)."""
+    from lazygraph.numpy._errors import _numpy_keywords
+
+    missing = []
+    for public, mine, numpys in _public_functions():
+        theirs = _keyword_names(numpys)
+        if theirs is None:
+            continue
+        wrapped = getattr(mine, "__wrapped__", mine)
+        positional = [
+            p.name
+            for p in inspect.signature(numpys).parameters.values()
+            if p.kind is inspect.Parameter.POSITIONAL_OR_KEYWORD
+        ]
+        ours_positional = [
+            p
+            for p in inspect.signature(wrapped).parameters.values()
+            if p.kind
+            in (inspect.Parameter.POSITIONAL_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD)
+        ]
+        accepted = (_keyword_names(wrapped) or set()) | set(_numpy_keywords(wrapped, public) or ())
+        for name in positional[: len(ours_positional)]:
+            if name not in accepted:
+                missing.append(f"{public}({name}=)")
+    assert not missing, missing
+
+
+def test_calls_with_numpys_keyword_names_match_numpy() -> None:
+    a = np.array([[4.0, 1.0], [1.0, 3.0]])
+    b = np.array([1.0, 2.0])
+    t = np.eye(4).reshape(4, 2, 2)
+    calls = [
+        lambda m: m.linalg.solve(a=a, b=b),
+        lambda m: m.linalg.solve(a, b=b),
+        lambda m: m.linalg.inv(a=a),
+        lambda m: m.linalg.det(a=a),
+        lambda m: m.linalg.eigvalsh(a=a),
+        lambda m: m.linalg.svd(a=a, compute_uv=False),
+        lambda m: m.linalg.pinv(a=a),
+        lambda m: m.linalg.matrix_power(a=a, n=3),
+        lambda m: m.linalg.matrix_rank(A=a),
+        lambda m: m.linalg.tensorinv(a=t, ind=1),
+        lambda m: m.fft.fft(a=b, n=4),
+        lambda m: m.fft.rfft2(a=a),
+        lambda m: m.sort(a=b[::-1]),
+        lambda m: m.argsort(a=b[::-1]),
+    ]
+    for call in calls:
+        np.testing.assert_allclose(np.asarray(call(lnp)), call(np), rtol=1e-12, atol=1e-14)
+    with pytest.raises(TypeError, match="multiple values"):
+        lnp.linalg.solve(a, a=a)

@@ -285,3 +285,25 @@ def test_setxor1d(a: np.ndarray, b: np.ndarray, assume_unique: bool) -> None:
     algorithm then keeps what its neighbour comparison keeps)."""
     check(lnp.setxor1d, np.setxor1d, a, b, assume_unique=assume_unique, signed_zeros=False)
     assert "setxor1d" in lnp.__all__
+
+
+@settings(deadline=None)
+@given(
+    a=hnp.arrays(np.int64, st.integers(0, 8), elements=st.integers(0, 6)),
+    b=hnp.arrays(
+        st.sampled_from([np.int64, np.int8, np.float64]),
+        st.integers(0, 8),
+        elements=st.integers(0, 6),
+    ),
+    assume_unique=st.booleans(),
+)
+def test_intersect1d_return_indices(a: np.ndarray, b: np.ndarray, assume_unique: bool) -> None:
+    """The common values and where each first occurs in each array, numpy's
+    (with ``assume_unique``, on arrays that are unique)."""
+    if assume_unique:
+        a, b = np.unique(a), np.unique(b)
+    want = np.intersect1d(a, b, assume_unique=assume_unique, return_indices=True)
+    got = lnp.intersect1d(lnp.asarray(a), b, assume_unique=assume_unique, return_indices=True)
+    for g, w in zip(got, want, strict=True):
+        np.testing.assert_array_equal(np.asarray(g), w)
+        assert np.asarray(g).dtype == w.dtype

@@ -637,7 +637,13 @@ def from_dlpack(x: Any, /, *, device: Any = None, copy: bool | None = None) -> A
 
 
 def asanyarray(
-    a: Any, dtype: DTypeLike = None, order: str | None = None, *, like: Any = None
+    a: Any,
+    dtype: DTypeLike = None,
+    order: str | None = None,
+    *,
+    device: Any = None,
+    copy: bool | None = None,
+    like: Any = None,
 ) -> Array:
     """``a`` as a lazy array (``numpy.asanyarray``; the same as ``asarray``).
 
@@ -647,7 +653,7 @@ def asanyarray(
     from lazygraph.numpy._convert import asarray
 
     _check_order("asanyarray", order)
-    return asarray(a, dtype=dtype)
+    return asarray(a, dtype=dtype, device=device, copy=copy)
 
 
 def ascontiguousarray(a: Any, dtype: DTypeLike = None, *, like: Any = None) -> Array:

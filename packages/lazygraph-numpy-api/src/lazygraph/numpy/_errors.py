@@ -111,7 +111,7 @@ def _renamed(exc: BaseException, name: str) -> BaseException:
     return renamed if str(renamed) == new_message else exc
 
 
-def names_errors(func: F, name: str | None = None) -> F:
+def names_errors(func: F, name: str | None = None, numpy_function: bool = True) -> F:
     """``func`` with its errors named ``name`` (default: ``func.__name__``).
 
     >>> def f(x):
@@ -130,12 +130,19 @@ def names_errors(func: F, name: str | None = None) -> F:
     global _numpy_call
     _numpy_call = numpy_call
 
+    # (``numpy_function``: ``func`` stands for numpy's function named ``public``,
+    # not for a method of that name)
     # a ufunc, or a function numpy lets an argument's own method answer: numpy's
     # function when an argument's type has its own meaning (see _foreign)
-    defers = deferring_function(public)
+    defers = deferring_function(public) if numpy_function else None
+    # numpy's names for arguments this function takes by position only or names
+    # otherwise (the array API's ``x`` of ``linalg.inv``, numpy's ``a``)
+    renames = _numpy_keywords(func, public) if numpy_function else None
 
     @functools.wraps(func)
     def named(*args: Any, **kwargs: Any) -> Any:
+        if kwargs and renames is not None and not renames.keys().isdisjoint(kwargs):
+            args, kwargs = _by_position(args, kwargs, renames, public)
         try:
             if args:  # known operands: the signature's recorded plan (_replay)
                 got = _replay_call(func, args, kwargs)
@@ -162,6 +169,54 @@ def names_errors(func: F, name: str | None = None) -> F:
 
     named.__lazygraph_names_errors__ = True  # type: ignore[attr-defined]
     return named  # type: ignore[return-value]
+
+
+def _numpy_keywords(func: Callable[..., Any], public: str) -> dict[str, int] | None:
+    """``{numpy's name: position}`` for the leading parameters numpy's function
+    ``public`` takes by keyword too where ``func`` takes them by position only
+    or under another name; None when there are none."""
+    numpy_function: Any = np
+    for part in public.split("."):
+        numpy_function = getattr(numpy_function, part, None)
+    if not callable(numpy_function) or isinstance(numpy_function, (np.ufunc, type)):
+        return None
+    try:
+        theirs = list(inspect.signature(numpy_function).parameters.values())
+        ours = inspect.signature(func).parameters
+    except (TypeError, ValueError):
+        return None
+    positional = [p for p in ours.values() if p.kind in (_POSITIONAL_ONLY, _POSITIONAL)]
+    renames = {}
+    for k, p in enumerate(theirs[: len(positional)]):
+        if p.kind is not _POSITIONAL:
+            break
+        mine = positional[k]
+        elsewhere = p.name not in ours or ours[p.name].kind is _POSITIONAL_ONLY
+        if (mine.kind is _POSITIONAL_ONLY or mine.name != p.name) and elsewhere:
+            renames[p.name] = k
+    return renames or None
+
+
+_POSITIONAL_ONLY = inspect.Parameter.POSITIONAL_ONLY
+_POSITIONAL = inspect.Parameter.POSITIONAL_OR_KEYWORD
+
+
+def _by_position(
+    args: tuple[Any, ...], kwargs: dict[str, Any], renames: dict[str, int], public: str
+) -> tuple[tuple[Any, ...], dict[str, Any]]:
+    """The call with the arguments given under numpy's names moved to their
+    positions (``linalg.solve(a=A, b=B)`` is ``solve(A, B)``)."""
+    kwargs = dict(kwargs)
+    placed = list(args)
+    for name, position in sorted(renames.items(), key=lambda item: item[1]):
+        if name not in kwargs:
+            continue
+        if position < len(placed):
+            raise TypeError(f"{public}() got multiple values for argument {name!r}")
+        if position > len(placed):
+            break  # an earlier argument is missing: the call's own TypeError
+        placed.append(kwargs.pop(name))
+    return tuple(placed), kwargs
 
 
 def _replay_call(func: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
@@ -216,4 +271,4 @@ def name_method_errors(cls: type) -> None:
             continue
         for attr, value in list(vars(klass).items()):
             if not attr.startswith("_") and inspect.isfunction(value):
-                setattr(klass, attr, names_errors(value, attr))
+                setattr(klass, attr, names_errors(value, attr, numpy_function=False))

@@ -240,13 +240,8 @@ def concatenate(
     return _joined("concatenate", joined, xs, axis, out=out, dtype=dtype, casting=casting)
 
 
-def concat(arrays: Any, /, *, axis: int | None = 0) -> Array:
-    """The arrays joined along ``axis`` (array API ``concat``; numpy's ``concatenate``).
-
-    >>> concat([[1, 2], [3]]).compute()
-    array([1, 2, 3])
-    """
-    return concatenate(arrays, axis=axis)
+#: the array API's name; numpy's ``concat`` is ``concatenate`` itself
+concat = concatenate
 
 
 def stack(

@@ -286,18 +286,48 @@ def union1d(ar1: ArrayLike, ar2: ArrayLike) -> Array:
     return unique(wrap(both))  # type: ignore[no-any-return]
 
 
-def intersect1d(ar1: ArrayLike, ar2: ArrayLike, assume_unique: bool = False) -> Array:
-    """The sorted unique values in both arrays (``numpy.intersect1d``).
+def intersect1d(
+    ar1: ArrayLike, ar2: ArrayLike, assume_unique: bool = False, return_indices: bool = False
+) -> Any:
+    """The sorted unique values in both arrays (``numpy.intersect1d``); with
+    ``return_indices``, also where each first occurs in each (flattened) array.
 
     >>> intersect1d([3, 1, 2], [2, 3, 5]).compute()
     array([2, 3])
+    >>> [v.tolist() for v in intersect1d([3, 1, 2, 3], [2, 3, 5], return_indices=True)]
+    [[2, 3], [2, 0], [0, 1]]
     """
     first, second = _set_operand(ar1), _set_operand(ar2)
+    if return_indices:
+        return _intersect_with_indices(wrap(first), wrap(second), assume_unique)
     values = unique(wrap(first))
     mask = isin(values, wrap(second))
     # numpy finds the common values in the concatenation: their promoted dtype.
     common = lt.getitem(values._var, mask._var)
     return wrap(lt.cast(common, lt.result_type(first, second)))
+
+
+def _intersect_with_indices(a: Array, b: Array, assume_unique: bool) -> tuple[Array, Array, Array]:
+    """numpy's way: the (unique) values of both sorted together, stably; a value
+    equal to its successor is common, the pair's positions say where."""
+    from lazygraph.numpy._joining import concatenate
+    from lazygraph.numpy._sorting import argsort
+
+    if assume_unique:
+        first_at = second_at = None
+    else:
+        a, first_at = unique(a, return_index=True)
+        b, second_at = unique(b, return_index=True)
+    both = concatenate((a, b))
+    order = argsort(both, kind="stable")
+    both = both[order]
+    same = both[1:] == both[:-1]
+    common = both[:-1][same]
+    in_first = order[:-1][same]
+    in_second = order[1:][same] - a.shape[0]
+    if first_at is not None:
+        in_first, in_second = first_at[in_first], second_at[in_second]
+    return common, in_first, in_second
 
 
 def setdiff1d(ar1: ArrayLike, ar2: ArrayLike, assume_unique: bool = False) -> Array:

@@ -559,12 +559,16 @@ def _check_sharding_backend(mode: Any, in_shardings: Any, out_shardings: Any) ->
     from lazygraph.compile.mode import get_mode
 
     name = get_mode(mode).backend or config.backend
-    accepted = getattr(get_backend(name), "compile_options", ())
+    unavailable = ""
+    try:
+        accepted = getattr(get_backend(name), "compile_options", ())
+    except ValueError as exc:  # (not installed: it takes nothing either)
+        accepted, unavailable = (), f"; {exc}"
     for option, given in (("in_shardings", in_shardings), ("out_shardings", out_shardings)):
         if given is not None and option not in accepted:
             raise ValueError(
                 f"jit: the {name!r} backend does not take {option} (shardings need the jax "
-                "backend); pass mode='jax' or set lazygraph.config.backend = 'jax'"
+                f"backend{unavailable}); pass mode='jax' or set lazygraph.config.backend = 'jax'"
             )
 
 

@@ -390,7 +390,8 @@ def complex_tanh(a):  # type: ignore[no-untyped-def]
     if not math.isfinite(x):
         if math.isnan(x):
             return complex(x, y if y == 0 else x * y)
-        im = math.copysign(0.0, math.sin(y) * math.cos(y)) if math.isfinite(y) else 0.0
+        # (numpy's ctanh: the sign of y itself when y is infinite)
+        im = math.copysign(0.0, y if math.isinf(y) else math.sin(y) * math.cos(y))
         return complex(math.copysign(1.0, x), im)
     if not math.isfinite(y):
         if x == 0:
