@@ -22,6 +22,7 @@ import numpy as np
 from lazygraph.configuration import config
 from lazygraph.numpy import _views
 from lazygraph.numpy._eager import inplace_owned
+from lazygraph.numpy._printing import is_scalar_result
 from lazygraph.tensor.variable import TensorVariable
 
 __all__ = ["ArrayOperators"]
@@ -293,7 +294,7 @@ class ArrayOperators:
             return NotImplemented
         if self._in_own and inplace_owned(self, name, ufunc_name, other):
             return self  # written into the base's own buffer
-        if not self._nd0 and self._base is None and self._cur.type.ndim == 0:
+        if is_scalar_result(self):
             # A computed 0-d result is numpy's immutable scalar: ``s += x``
             # rebinds ``s`` (to a broadcast result, if ``x`` is larger) and
             # leaves every other name for the old value alone.

@@ -29,6 +29,7 @@ import numpy as np
 from lazygraph.graph.basic import Constant, Variable
 from lazygraph.numpy._array import Array
 from lazygraph.numpy._eager import known
+from lazygraph.numpy._printing import is_scalar_result
 from lazygraph.numpy._views import order_argument
 from lazygraph.tensor.dtypes import array_dtype
 from lazygraph.tensor.type import ALL_DTYPES, TensorType, normalize_dtype, tensor_type
@@ -328,7 +329,7 @@ def asarray(
             if copy is False:
                 raise ValueError("asarray: copy=False but converting the dtype needs a copy")
             return as_ndarray(arr.astype(dtype))
-        if copy or (arr.ndim == 0 and not arr._nd0 and arr._base is None):
+        if copy or is_scalar_result(arr):
             return arr.copy()  # (a 0-d result, numpy's scalar, becomes an array)
         return arr
     if isinstance(obj, (list, tuple)) and _holds_lazy(obj):

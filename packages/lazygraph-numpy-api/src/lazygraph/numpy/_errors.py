@@ -136,13 +136,17 @@ def names_errors(func: F, name: str | None = None, numpy_function: bool = True) 
     # function when an argument's type has its own meaning (see _foreign)
     defers = deferring_function(public) if numpy_function else None
     # numpy's names for arguments this function takes by position only or names
-    # otherwise (the array API's ``x`` of ``linalg.inv``, numpy's ``a``)
-    renames = _numpy_keywords(func, public) if numpy_function else None
+    # otherwise (the array API's ``x`` of ``linalg.inv``, numpy's ``a``): read
+    # from the signatures at the first call with keywords, not at import
+    renames: list[Any] = [] if numpy_function else [None]
 
     @functools.wraps(func)
     def named(*args: Any, **kwargs: Any) -> Any:
-        if kwargs and renames is not None and not renames.keys().isdisjoint(kwargs):
-            args, kwargs = _by_position(args, kwargs, renames, public)
+        if kwargs:
+            if not renames:
+                renames.append(_numpy_keywords(func, public))
+            if renames[0] is not None and not renames[0].keys().isdisjoint(kwargs):
+                args, kwargs = _by_position(args, kwargs, renames[0], public)
         try:
             if args:  # known operands: the signature's recorded plan (_replay)
                 got = _replay_call(func, args, kwargs)

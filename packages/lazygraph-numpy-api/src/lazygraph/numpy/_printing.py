@@ -43,7 +43,8 @@ def summary(arr: Any) -> str:
 
 def is_scalar_result(arr: Any) -> bool:
     """Whether ``arr`` is a computed 0-d result, numpy's immutable scalar (not a
-    0-d array made as one, nor a view)."""
+    0-d array made as one, nor a view): it rebinds under ``+=``, hashes, shows
+    and converts (``asarray``: a new 0-d array) as numpy's scalar does."""
     return not arr._nd0 and arr._base is None and arr._cur.type.ndim == 0
 
 

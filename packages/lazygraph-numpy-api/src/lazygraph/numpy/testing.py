@@ -36,26 +36,21 @@ __all__ = [*_numpy_testing.__all__, "extbuild", "test"]
 
 def _computed(value: Any) -> Any:
     """``value`` with every lazygraph array in it (nested in lists, tuples and
-    dicts) computed to a numpy array; anything else as it is."""
+    dicts) computed to a numpy array; anything else as it is (the same object
+    where nothing in it was lazy)."""
     if isinstance(value, Array):
         return numpy.asarray(value)
     if isinstance(value, dict):
-        return {key: _computed(item) for key, item in value.items()}
-    if isinstance(value, (list, tuple)) and any(_holds_array(item) for item in value):
-        items = [_computed(item) for item in value]
-        # a namedtuple (a result like SlogdetResult) keeps its type
-        return type(value)(*items) if hasattr(value, "_fields") else type(value)(items)
-    return value
-
-
-def _holds_array(value: Any) -> bool:
-    if isinstance(value, Array):
-        return True
-    if isinstance(value, dict):
-        return any(_holds_array(item) for item in value.values())
+        items = {key: _computed(item) for key, item in value.items()}
+        same = all(items[key] is item for key, item in value.items())
+        return value if same else items
     if isinstance(value, (list, tuple)):
-        return any(_holds_array(item) for item in value)
-    return False
+        parts = [_computed(item) for item in value]
+        if all(new is old for new, old in zip(parts, value, strict=True)):
+            return value
+        # a namedtuple (a result like SlogdetResult) keeps its type
+        return type(value)(*parts) if hasattr(value, "_fields") else type(value)(parts)
+    return value
 
 
 def _taking_lazy_arrays(assertion: Callable[..., Any]) -> Callable[..., Any]:

@@ -40,7 +40,13 @@ from dask.highlevelgraph import HighLevelGraph
 from lazygraph.backends.dask.blocks import detached, node_perform
 from lazygraph.backends.dask.dispatch import Unsupported, register
 from lazygraph.backends.dask.linker import known_shape, to_dask
-from lazygraph.backends.dask.shape import _check_update_shape, _concrete
+from lazygraph.backends.dask.shape import (
+    _check_update_shape,
+    _concrete,
+    _data_free,
+    numpy_update,
+    resolved_slice,
+)
 from lazygraph.configuration import config
 from lazygraph.graph.basic import Apply
 from lazygraph.tensor.advanced_subtensor import (
@@ -149,22 +155,13 @@ def _read_index(x: Any, index: Sequence[Any]) -> _Index:
         arrays[a] = np.where(i < 0, i + x.shape[a], i).astype(np.intp)
     shape = np.broadcast_shapes(*(i.shape for i in arrays.values()))
     arrays = {a: np.broadcast_to(i, shape) for a, i in arrays.items()}
-    slices = {a: _plain(i, x.shape[a]) for a, i in enumerate(axes) if isinstance(i, slice)}
+    slices = {a: resolved_slice(i, x.shape[a]) for a, i in enumerate(axes) if isinstance(i, slice)}
     at = sum(a < min(arrays) for a in slices) if together else 0
     return _Index(x, new, arrays, slices, shape, at)
 
 
 def _is_slice(i: Any) -> bool:
     return isinstance(i, slice)
-
-
-def _plain(s: slice, n: int) -> slice:
-    """``s`` on an axis of size ``n`` with its bounds resolved (dask misreads
-    some negative-step slices whose start is before the axis's start)."""
-    r = range(*s.indices(n))
-    if not r:
-        return slice(0, 0, 1)
-    return slice(r.start, r.stop if r.stop >= 0 else None, r.step)
 
 
 def _width(i: Any) -> int:
@@ -206,12 +203,7 @@ def update_points(block: Any, local: tuple[np.ndarray, ...], y: Any, how: str) -
     (``how="set"``), in-place addition (``"inc"``) or ``np.add.at``
     (``"add_at"``), so repeated positions behave as in numpy."""
     out = np.array(block, copy=True)
-    if how == "set":
-        out[local] = y
-    elif how == "add_at":
-        np.add.at(out, local, y)
-    else:
-        out[local] += y
+    numpy_update(out, local, y, how)
     return out
 
 
@@ -271,16 +263,9 @@ def _lower_advanced_inc_subtensor(node: Apply, values: Sequence[Any]) -> list[An
     if how != "set":  # numpy's casting error (float into int), before any work
         np.add.at(np.zeros(1, x.dtype), [0], np.zeros(1, y.dtype))
     if math.prod(target) == 0:  # nothing to update: numpy's errors, on no data
-        free = np.lib.stride_tricks.as_strided(np.zeros(1, x.dtype), x.shape, (0,) * x.ndim)
         concrete = [np.asarray(_concrete(v)) for v in index]
         at = numpy_index(op.idx_list, concrete, basic=False)
-        nothing = np.zeros(y.shape, y.dtype)
-        if how == "set":
-            free[at] = nothing
-        elif how == "add_at":
-            np.add.at(free, at, nothing)
-        else:
-            free[at] += nothing
+        numpy_update(_data_free(x.shape, x.dtype), at, np.zeros(y.shape, y.dtype), how)
         return [x.copy()]
     _check_update_shape(y.shape, target, how)
     if y.ndim > len(target):

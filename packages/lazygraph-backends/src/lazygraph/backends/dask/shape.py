@@ -66,10 +66,31 @@ def _lower_specify_shape(node: Apply, values: Sequence[Any]) -> list[Any]:
     return [x]
 
 
-def _data_free(shape: tuple[int, ...]) -> np.ndarray:
+def _data_free(shape: tuple[int, ...], dtype: Any = np.uint8) -> np.ndarray:
     """An array of ``shape`` holding no data (every stride 0): numpy's shape
-    checks and their messages at no memory cost."""
-    return np.lib.stride_tricks.as_strided(np.zeros(1, np.uint8), shape, (0,) * len(shape))
+    (and, with ``dtype``, casting) checks and their messages at no memory cost."""
+    return np.lib.stride_tricks.as_strided(np.zeros(1, dtype), shape, (0,) * len(shape))
+
+
+def resolved_slice(s: slice, n: int) -> slice:
+    """``s`` on an axis of size ``n`` with its bounds resolved (dask misreads
+    some negative-step slices whose start is before the axis's start)."""
+    r = range(*s.indices(n))
+    if not r:
+        return slice(0, 0, 1)
+    return slice(r.start, r.stop if r.stop >= 0 else None, r.step)
+
+
+def numpy_update(out: np.ndarray, at: Any, y: Any, how: str) -> None:
+    """numpy's own write of ``y`` into ``out[at]``: assignment (``how="set"``),
+    in-place addition (``"inc"``) or ``np.add.at`` (``"add_at"``), with numpy's
+    casts and its handling of repeated positions."""
+    if how == "set":
+        out[at] = y
+    elif how == "add_at":
+        np.add.at(out, at, y)
+    else:
+        out[at] += y
 
 
 @register(Reshape)
@@ -149,8 +170,6 @@ def resolved_slices(shape: tuple[int, ...], idx: tuple) -> tuple:
     resolved against its axis (``slice.indices``): dask reads some slices with a
     negative step whose start lies before the axis as selecting an element
     (``x[-2::-2]`` of one element is empty in numpy, ``[x[0]]`` in dask)."""
-    from lazygraph.backends.dask.indexing import _plain
-
     real = sum(i is not None and i is not Ellipsis and not _is_bool_array(i) for i in idx)
     real += sum(i.ndim for i in idx if _is_bool_array(i))
     out: list[Any] = []
@@ -162,7 +181,7 @@ def resolved_slices(shape: tuple[int, ...], idx: tuple) -> tuple:
             out.append(i)
             axis += len(shape) - real
         elif isinstance(i, slice):
-            out.append(_plain(i, shape[axis]))
+            out.append(resolved_slice(i, shape[axis]))
             axis += 1
         else:
             out.append(i)
@@ -219,15 +238,10 @@ def update_block(region: Any, y: Any, how: str, element: bool) -> Any:
     where an array assignment would wrap)."""
     out = np.array(region, copy=True)
     y = np.asarray(y)
-    at: Any = () if element else ...
-    if how == "set":
-        out[at] = y
-    elif how == "add_at":
-        np.add.at(out, at, y)
-    elif element:
+    if element and how == "inc":
         out[()] = out[()] + y
     else:
-        out += y
+        numpy_update(out, () if element else ..., y, how)
     return out
 
 

@@ -33,6 +33,7 @@ import numpy as np
 
 from lazygraph.backends.jax import device as _device
 from lazygraph.backends.jax.dispatch import HOST_BY_DESIGN, Context, Unsupported, lowering_for
+from lazygraph.backends.jax.reduction import sharded_lowering
 from lazygraph.compile.backends import op_label
 from lazygraph.configuration import config
 from lazygraph.graph.basic import Apply, Constant, Variable
@@ -643,7 +644,8 @@ def compile_graph(
     jitted segment. ``donate`` lets XLA reuse the buffers of the inputs.
     ``writable=False`` returns XLA's buffers as read-only numpy arrays (no copy).
     """
-    steps, static = _classify(fgraph)
+    with sharded_lowering(in_shardings is not None or out_shardings is not None):
+        steps, static = _classify(fgraph)
     jit_steps, host_steps = _stages(steps)
     needed_later: dict[Variable, int] = {}  # last stage that reads a variable
     for s, (js, hs) in enumerate(zip(jit_steps, host_steps, strict=True)):

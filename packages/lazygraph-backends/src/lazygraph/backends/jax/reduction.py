@@ -9,7 +9,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import contextlib
+import threading
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import jax
@@ -35,6 +37,21 @@ def _float_of(x: Any, out_dtype: str) -> Any:
     return x
 
 
+_lowering = threading.local()
+
+
+@contextlib.contextmanager
+def sharded_lowering(sharded: bool) -> Iterator[None]:
+    """Lowerings made in the block are for a program compiled with shardings
+    (see the max / min of :func:`reduce_function`)."""
+    before = getattr(_lowering, "sharded", False)
+    _lowering.sharded = sharded
+    try:
+        yield
+    finally:
+        _lowering.sharded = before
+
+
 def reduce_function(op: Reduce, out_dtype: str) -> Fn:
     """The jax function of reduction ``op`` whose result has ``out_dtype``."""
     axis, keepdims, kind = op.axis, op.keepdims, op.kind
@@ -55,6 +72,7 @@ def reduce_function(op: Reduce, out_dtype: str) -> Fn:
             return _from_identity(result) if kind == "sum" else result
     elif kind in ("max", "min"):
         fn = jnp.max if kind == "max" else jnp.min
+        guard_nan = getattr(_lowering, "sharded", False)
 
         def run(x: Any) -> Any:
             empty_check(x)
@@ -63,10 +81,11 @@ def reduce_function(op: Reduce, out_dtype: str) -> Fn:
             if x.dtype.kind == "c":
                 return _complex_extreme(x, axis, keepdims, kind == "max")
             result = fn(x, axis=axis, keepdims=keepdims)
-            if x.dtype.kind == "f":
-                # NaN wins, as in numpy, on every path: XLA's cross-device max of a
-                # sharded axis takes the larger number instead (the CPU's
-                # all-reduce); on one device the extra reduction fuses with the max
+            if guard_nan and x.dtype.kind == "f":
+                # NaN wins, as in numpy: XLA's cross-device max of a sharded axis
+                # takes the larger number instead (the CPU's all-reduce). Only in
+                # a sharded program: on one device XLA's max propagates NaN, and
+                # the extra reduction does not fuse (3x a row max on the CPU)
                 nan = jnp.any(jnp.isnan(x), axis=axis, keepdims=keepdims)
                 result = jnp.where(nan, jnp.asarray(np.nan, x.dtype), result)
             return result
