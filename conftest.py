@@ -39,12 +39,6 @@ BACKEND = os.environ.get("LAZYGRAPH_BACKEND", "python")
 # turns it back on where it is the subject.
 os.environ.setdefault("LAZYGRAPH_NUMBA_BACKGROUND_COMPILE", "0")
 
-# Under pytest-xdist each worker process gets a kernel cache directory of its
-# own: two processes compiling one module at once would record each other's
-# half-written files in the cache's manifests.
-if os.environ.get("PYTEST_XDIST_WORKER") and os.environ.get("LAZYGRAPH_CACHE_DIR"):
-    os.environ["LAZYGRAPH_CACHE_DIR"] += "-" + os.environ["PYTEST_XDIST_WORKER"]
-
 _BACKENDS_SRC = "packages/lazygraph-backends/src/lazygraph/backends"
 
 # The backend modules import numba or jax at the top; where that library is not

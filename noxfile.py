@@ -14,6 +14,8 @@ Arguments after ``--`` go to pytest: ``nox -s "tests(backend='python')" -- -x -k
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import nox
 
 nox.needs_version = ">=2025.2.9"  # nox.project.dependency_groups
@@ -58,7 +60,8 @@ def backend_is_placeholder(session: nox.Session, backend: str) -> bool:
 # What each backend's session runs when no paths are given after ``--``. The
 # python session runs everything (testpaths in pyproject.toml). The numba
 # session runs the backend's differential tests against the python backend
-# (random graphs, every lowering family, tiers and threads), its doctests, the
+# (random graphs, every lowering family, tiers and threads; at the op table's
+# optimisation level, see LOWERING_SUITES), its doctests, the
 # reliability suite, the eight numpy-namespace programs and the program corpus
 # (tests/programs) on numba; the jax
 # session the same for jax. Sessions listed in OP_TABLE_BACKENDS then run the
@@ -67,7 +70,11 @@ def backend_is_placeholder(session: nox.Session, backend: str) -> bool:
 BACKEND_SUITES: dict[str, tuple[str, ...]] = {
     "python": (),
     "numba": (
-        "tests/backends/numba",
+        # the rest of tests/backends/numba runs at the op table's level
+        # (LOWERING_SUITES); background compilation and the disk cache at
+        # the level users get (at -O0 Numba will not cache a kernel that
+        # calls one of the backend's helpers, see OP_TABLE_ENV)
+        "tests/backends/numba/test_background.py",
         "packages/lazygraph-backends/src/lazygraph/backends/numba",
         "tests/reliability",
         "tests/numpy_api/test_programs.py",
@@ -82,7 +89,7 @@ BACKEND_SUITES: dict[str, tuple[str, ...]] = {
     ),
     # dask: its own tests and doctests, its docs page, and a cross-section of the
     # op table (the files below: the families with dask lowerings of their own,
-    # reductions and scans, shapes, indexing and assignment, sorting) on chunks of 64
+    # reductions and scans, shapes, indexing and assignment, sorting, FFTs) on chunks of 64
     # bytes (DASK_ENV), so that lowerings meet chunks that do not divide the
     # arrays. 2 min 50 s on two cores shared with other work (2026-11-29; the
     # session took 1 min in CI before the indexing, sorting and out-of-core
@@ -106,6 +113,7 @@ BACKEND_SUITES: dict[str, tuple[str, ...]] = {
         "tests/tensor/test_subtensor.py",
         "tests/tensor/test_advanced_subtensor.py",
         "tests/tensor/test_sort.py",
+        "tests/tensor/test_fft.py",
         "tests/numpy_api/test_manipulation.py",
         "tests/numpy_api/test_array_indexing.py",
     ),
@@ -114,6 +122,30 @@ BACKEND_SUITES: dict[str, tuple[str, ...]] = {
 #: (see OP_TABLE_ENV; -O0's BLAS warning is ignored, see OP_TABLE_ARGS)
 DASK_ENV = {"LAZYGRAPH_DASK_CHUNK_SIZE": "64", "NUMBA_OPT": "0"}
 
+
+def jax_env(location: str) -> dict[str, str]:
+    """Environment of the jax session: XLA's persistent compilation cache in
+    the session's directory, for programs of every size (JAX caches only those
+    that took a second to compile by default), so that a program compiled by
+    one pytest process is loaded, not compiled again, by the other worker and
+    by every later op-table group; the numba session shares its kernel cache
+    the same way. tests/tensor/test_reduction.py on jax, one process: 28 s of
+    CPU with every program compiled, 15 s with every program loaded from the
+    cache (XLA's compiles are ~45% of the jax op table's time)."""
+    return {
+        "JAX_COMPILATION_CACHE_DIR": f"{location}/jax-cache",
+        "JAX_PERSISTENT_CACHE_MIN_COMPILE_TIME_SECS": "0",
+        "JAX_PERSISTENT_CACHE_MIN_ENTRY_SIZE_BYTES": "0",
+    }
+
+
+#: the backend's own differential tests that run at the op table's
+#: optimisation level (OP_TABLE_ENV), before the op table, leaving out what
+#: BACKEND_SUITES runs: tests/backends/numba, 429 s of CPU at Numba's default
+#: level, 268 s at -O0 (2026-11-29, two workers). The level users get stays
+#: tested by the program corpus, the reliability suite and the namespace
+#: programs (BACKEND_SUITES), which run every lowering family in real programs.
+LOWERING_SUITES: dict[str, tuple[str, ...]] = {"numba": ("tests/backends/numba",)}
 OP_TABLE_DIRS = ("tests/tensor", "tests/numpy_api")
 OP_TABLE_BACKENDS = ("numba", "jax")
 #: backends whose op table runs with LAZYGRAPH_ON_UNSUPPORTED=raise (the jax
@@ -127,8 +159,9 @@ OP_TABLE_MUST_LOWER = ("numba", "jax")
 #: optimisation level cannot change a result: kernels use no fastmath flags, so
 #: LLVM neither reassociates nor contracts floating-point operations at any
 #: level, and the op table replaces the inputs whose casts C leaves undefined
-#: (tests/tensor/harness.py). The numba suite above runs at Numba's default
-#: level, the one users get, over the same lowering families.
+#: (tests/tensor/harness.py). The numba session's program corpus, reliability
+#: suite, namespace programs and doctests run at Numba's default level, the one
+#: users get, over the same lowering families (see LOWERING_SUITES).
 #: JAX: XLA's CPU code generation at LLVM -O0 too, for the same reason (XLA
 #: enables no fast-math by default); XLA's own HLO passes still run.
 #: tests/tensor/test_structure.py + test_reduction.py: 97 s at the default
@@ -157,14 +190,11 @@ def op_table_groups(suite: tuple[str, ...]) -> list[list[str]]:
     process lives for a few files only. Compiled kernels stay in a process
     until it ends (Numba frees no machine code): one process running the whole
     op table on numba grows past 12 GB (~3,700 kernels of ~3 MB), and two of
-    them swap a 24 GB machine to a standstill. The kernel cache directory is
-    per worker name (conftest.py), so a later group reuses what an earlier
-    group's worker compiled, except, at LLVM -O0, a kernel that calls another
-    compiled helper (``hugepage_hint``, complex division): Numba keeps an
-    unused reference to the helper there and will not cache it (about a
-    quarter of tests/tensor/test_reduction.py's kernels).
+    them swap a 24 GB machine to a standstill. The two workers and every
+    later group share one kernel cache directory, so a kernel is compiled
+    once per run (the cache's per-entry locks keep concurrent
+    writers apart, see lazygraph.backends.numba.cache).
     """
-    from pathlib import Path
 
     files = sorted(
         str(path)
@@ -190,8 +220,14 @@ def tests(session: nox.Session, backend: str) -> None:
     if backend != "python":
         # fewer hypothesis examples: each new (dtype, rank) an example draws is a compile
         env["HYPOTHESIS_PROFILE"] = "ci-compiled"
-        # A fresh kernel cache per session, inside the session's own directory.
-        env["LAZYGRAPH_CACHE_DIR"] = f"{session.virtualenv.location}/lazygraph-cache"
+        # One kernel cache for the sessions of a run (beside their virtual
+        # environments, under .nox): the dask session runs the numba session's
+        # kernels on its chunks and loads them instead of compiling them again.
+        # A kernel's file name is the hash of its source and of the backend's
+        # code generator, so an entry of an older checkout is never used.
+        env["LAZYGRAPH_CACHE_DIR"] = str(
+            Path(session.virtualenv.location).parent / "lazygraph-cache"
+        )
         # Every node through the backend: lazygraph.numpy would otherwise compute
         # the tests' small arrays of known values at once, with numpy's perform,
         # and the backend's lowering would go untested. The python session
@@ -200,6 +236,8 @@ def tests(session: nox.Session, backend: str) -> None:
         env["LAZYGRAPH_EAGER_MAX_ELEMENTS"] = "0"
     if backend == "dask":
         env.update(DASK_ENV)
+    if backend == "jax":
+        env.update(jax_env(str(session.virtualenv.location)))
     if session.posargs:
         session.run("pytest", *session.posargs, env=env)
         return
@@ -208,6 +246,11 @@ def tests(session: nox.Session, backend: str) -> None:
     # instead of idling while the other finishes a long hypothesis test
     suite_args = OP_TABLE_ARGS["numba"] if backend == "dask" else ()
     session.run("pytest", *XDIST, *suite_args, *BACKEND_SUITES[backend], env=env)
+    if backend in LOWERING_SUITES:
+        ignored = [f"--ignore={path}" for path in BACKEND_SUITES[backend]]
+        level = {**env, **OP_TABLE_ENV[backend]}
+        args = (*XDIST, *OP_TABLE_ARGS.get(backend, ()), *ignored, *LOWERING_SUITES[backend])
+        session.run("pytest", *args, env=level)
     if backend in OP_TABLE_BACKENDS:
         groups = op_table_groups(BACKEND_SUITES[backend])
         if backend in OP_TABLE_MUST_LOWER:

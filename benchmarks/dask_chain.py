@@ -7,7 +7,13 @@ of 25 MB):
 - a 20-op elementwise chain (``sin(e) * 1.25 + 0.5`` and ``exp(-abs(e)) - 0.25``
   alternating), compute-bound. dask.array fuses the 20 layers into one task per
   chunk, but each op inside it is a numpy call writing a full temporary;
-  lazygraph's rewrites fuse the chain into one node, one numba kernel per chunk;
+  lazygraph's rewrites fuse the chain into one node, whose chunks run as
+  ``config.dask_chunk_kernels`` says: ``"auto"`` (the row without a suffix)
+  picks numpy's calls over cache-sized blocks for this chain; rows with
+  ``numba`` / ``numpy`` force one per-chunk function, and the block sizes
+  4 K, 16 K and 32 K elements are timed beside the default (64 K);
+- a 20-op add/mul chain (arithmetic only, memory-bound), where ``"auto"``
+  keeps the numba kernel, and the same forced to numpy blocks;
 - ``std(x, axis=0)``: dask's one-pass moment tree against lazygraph's (numpy's
   two passes: the mean, then the squared deviations);
 - a logistic-regression gradient step: the gradient of the mean log-loss
@@ -33,6 +39,12 @@ numbers to ``benchmarks/results/dask_chain.json``. Not run by CI::
 
     OPENBLAS_NUM_THREADS=1 python benchmarks/dask_chain.py            # ~200 MB
     OPENBLAS_NUM_THREADS=1 python benchmarks/dask_chain.py --quick    # 1/16 size
+    python benchmarks/dask_chain.py --ops  # per scalar op: numba kernel vs numpy blocks
+
+``--ops`` prints, for each transcendental (and a few cheap) scalar ops, one
+chunk's time per element through the numba kernel and through the blocked
+numpy evaluation: the measurements behind ``blocked.SIMD_GAIN``, the table the
+``"auto"`` rule reads.
 """
 
 from __future__ import annotations
@@ -44,6 +56,7 @@ import statistics
 import time
 import warnings
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -53,6 +66,7 @@ from _common import machine
 
 import lazygraph
 import lazygraph.tensor as lt
+from lazygraph.backends.dask import blocked
 from lazygraph.gradient import grad
 
 REPEATS = 5
@@ -68,6 +82,13 @@ def lg_chain(e: Any) -> Any:
 def da_chain(e: Any) -> Any:
     for k in range(10):
         e = da.sin(e) * 1.25 + 0.5 if k % 2 else da.exp(-da.fabs(e)) - 0.25
+    return e
+
+
+def cheap_chain(e: Any) -> Any:
+    """20 multiplications and additions: arithmetic only (either namespace)."""
+    for k in range(10):
+        e = e * 0.75 + 0.5 if k % 2 else e * 1.25 - 0.25
     return e
 
 
@@ -114,16 +135,48 @@ def labels_and_weights(x: Any) -> tuple[Any, np.ndarray]:
     return y, w
 
 
+def with_kernels(fn: Callable[..., Any], setting: str, block: int = 0) -> Any:
+    """``fn`` called with ``config.dask_chunk_kernels = setting`` (and, unless
+    ``block`` is 0, blocks of ``block`` elements for the numpy evaluation)."""
+
+    def call(*args: Any) -> Any:
+        old = blocked.BLOCK_ELEMENTS
+        blocked.BLOCK_ELEMENTS = block or old
+        try:
+            with lazygraph.config.change(dask_chunk_kernels=setting):
+                return fn(*args)
+        finally:
+            blocked.BLOCK_ELEMENTS = old
+
+    return call
+
+
 def threaded(rows: int, cols: int, chunk_rows: int) -> list[tuple[str, float, float]]:
     data = np.random.default_rng(0).uniform(-2.0, 2.0, size=(rows, cols))
     x = da.from_array(data, chunks=(chunk_rows, cols))
     chain, std = lazygraph_fn(lg_chain), lazygraph_fn(lambda v: lt.std(v, axis=0))
+    cheap = lazygraph_fn(cheap_chain)
     step = lazygraph_fn(lg_logistic_step)
     y, w = labels_and_weights(x)
     y = y.persist()
     rows_out = []
+    plain_times: dict[Any, tuple[float, Any]] = {}
+    plain_chain, plain_cheap = (lambda: da_chain(x).compute()), (lambda: cheap_chain(x).compute())
+    variants = [
+        (
+            f"20-op chain, {how}" + (f" ({block // 1024} K blocks)" if block else ""),
+            plain_chain,
+            lambda h=how, b=block: with_kernels(chain, h, b)(x),
+        )
+        for how, block in [("numba", 0), ("numpy", 0), *(("numpy", k * 1024) for k in (4, 16, 32))]
+    ]
+    variants += [
+        ("20-op add/mul chain", plain_cheap, lambda: cheap(x)),
+        ("20-op add/mul chain, numpy", plain_cheap, lambda: with_kernels(cheap, "numpy")(x)),
+    ]
     for name, plain, ours in [
-        ("20-op chain", lambda: da_chain(x).compute(), lambda: chain(x)),
+        ("20-op chain", plain_chain, lambda: chain(x)),
+        *variants,
         ("std(x, axis=0)", lambda: da.std(x, axis=0).compute(), lambda: std(x)),
         (
             "logistic gradient step",
@@ -131,11 +184,66 @@ def threaded(rows: int, cols: int, chunk_rows: int) -> list[tuple[str, float, fl
             lambda: step(x, y, w),
         ),
     ]:
-        t_plain, want = median_time(plain)
+        if plain not in plain_times:  # the same dask.array workload, timed once
+            plain_times[plain] = median_time(plain)
+        t_plain, want = plain_times[plain]
         t_ours, got = median_time(ours)
         np.testing.assert_allclose(got, want, rtol=1e-10)
         rows_out.append((name, t_plain, t_ours))
     return rows_out
+
+
+def chunk_kernel_gains(rows: int, cols: int) -> str:
+    """A table: per scalar op and float dtype, the time per element of one
+    chunk of ``rows x cols`` through the numba kernel and through the blocked
+    numpy evaluation (one thread, best of 3 after a warm-up), the difference
+    (what ``blocked.SIMD_GAIN`` records) and what ``"auto"`` picks."""
+    from lazygraph.backends.dask.blocks import detached, elemwise_block
+    from lazygraph.backends.dask.elemwise import kernel_source
+
+    unit = ("arcsin", "arccos", "arctanh", "log", "log1p", "log2", "log10", "sqrt")
+    ops = [
+        *("sin", "cos", "tan", "exp", "exp2", "expm1", "log", "log2", "log10", "log1p"),
+        *("tanh", "sinh", "cosh", "arcsin", "arccos", "arctan", "arcsinh", "arccosh"),
+        *("arctanh", "cbrt", "power", "arctan2", "hypot", "logaddexp", "sigmoid"),
+        *("softplus", "log_sigmoid", "erf", "sqrt", "reciprocal", "abs", "add"),
+    ]
+    lines = [
+        "| op | dtype | numba kernel | numpy blocks | gain | auto |",
+        "|---|---|---|---|---|---|",
+    ]
+    for dtype in ("float64", "float32"):
+        for name in ops:
+            low, high = (0.1, 0.9) if name in unit else (1.1, 3.0) if name == "arccosh" else (-2, 2)
+            data = np.random.default_rng(0).uniform(low, high, (rows, cols)).astype(dtype)
+            v = lt.matrix("v", dtype=dtype)
+            if name in ("arctan2", "hypot", "logaddexp", "add"):
+                out = getattr(lt, name)(v, v * 0.5)
+            elif name == "power":
+                out = lt.power(lt.abs(v), 1.7)
+            else:
+                out = getattr(lt, name)(v)
+            (node,) = lazygraph.function([v], out, mode="python").fgraph.toposort()[-1:]
+            node = detached(node)
+            source = kernel_source(node)
+            ns = []
+            for run in (
+                partial(elemwise_block, source, node, data),
+                partial(blocked.blocked_block, node, data),
+            ):
+                run()
+                ns.append(min(timed(run) for _ in range(3)) / data.size * 1e9)
+            lines.append(
+                f"| {name} | {dtype} | {ns[0]:.2f} ns | {ns[1]:.2f} ns | {ns[0] - ns[1]:.2f} ns "
+                f"| {blocked.chunk_kernel(node)} |"
+            )
+    return "\n".join(lines) + "\n"
+
+
+def timed(fn: Callable[[], Any]) -> float:
+    start = time.perf_counter()
+    fn()
+    return time.perf_counter() - start
 
 
 def submission(client: Any, build: Callable[[], list[Any]]) -> tuple[float, float]:
@@ -234,7 +342,17 @@ def render(
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--quick", action="store_true", help="1/16 of the array (1250 x 1250)")
+    parser.add_argument(
+        "--ops",
+        action="store_true",
+        help="only print each scalar op's chunk time, numba kernel against numpy blocks",
+    )
     args = parser.parse_args()
+    if args.ops:
+        warnings.simplefilter("ignore")
+        print(f"{machine()}\n\none chunk of 200 x 5000 per op, one thread\n")
+        print(chunk_kernel_gains(200, 5000))
+        return
     rows = cols = 1250 if args.quick else 5000
     chunk_rows = rows // 8
     warnings.simplefilter("ignore", RuntimeWarning)

@@ -249,3 +249,48 @@ def test_geomspace_grad() -> None:
     point = [np.array([1.5, -2.0]), np.array([7.0, -0.5])]  # (the endpoints' signs agree)
     verify_grad(lambda a, b: lnp.geomspace(a, b, 5)._var, point)
     verify_grad(lambda a, b: lnp.geomspace(a, b, 4, endpoint=False, axis=1)._var, point)
+
+
+@settings(max_examples=15, deadline=None)
+@given(
+    x=array_args(NUMERIC, min_dims=1, max_dims=2, min_side=1),
+    copy=st.sampled_from([None, False, True]),
+    dtype=st.sampled_from([None, "same", "float32", "int64"]),
+    ndmin=st.integers(0, 3),
+)
+def test_array_without_a_copy_shares_the_lazy_array(
+    x: np.ndarray, copy: bool | None, dtype: str | None, ndmin: int
+) -> None:
+    # numpy's array(a, copy=None/False) is ``a`` itself (a view for ndmin) when no
+    # copy is needed, so a later write to ``a`` shows through; copy=False when the
+    # dtype changes is a ValueError
+    want_dtype = x.dtype if dtype == "same" else dtype
+    ref, lazy = x.copy(), lnp.asarray(x.copy())
+    try:
+        want = np.array(ref, dtype=want_dtype, copy=copy, ndmin=ndmin)
+    except ValueError:
+        with pytest.raises(ValueError):
+            lnp.array(lazy, dtype=want_dtype, copy=copy, ndmin=ndmin)
+        return
+    got = lnp.array(lazy, dtype=want_dtype, copy=copy, ndmin=ndmin)
+    ref[(0,) * ref.ndim] = 7
+    lazy[(0,) * ref.ndim] = 7
+    np.testing.assert_array_equal(np.asarray(got), want, strict=True)
+    assert (got is lazy) == (want is ref)
+
+
+@pytest.mark.parametrize(
+    "args, kwargs",
+    [
+        ((), {"stop": 4}),
+        ((1,), {"stop": 4}),
+        ((), {"start": 2, "stop": 7}),
+        ((), {"stop": 7.5, "step": 2, "dtype": "float32"}),
+        ((), {"start": 4}),  # numpy: stop must be given
+        ((), {"step": 2}),
+        ((), {}),
+        ((2,), {"start": 1}),  # start by name and by position
+    ],
+)
+def test_arange_start_and_stop_by_name(args: tuple, kwargs: dict) -> None:
+    check(lnp.arange, np.arange, *args, **kwargs)

@@ -909,3 +909,32 @@ def test_operators_on_known_values_agree_with_the_lane(op: str) -> None:
                 got = np.asarray(fn(x, y))
                 assert got.dtype == np.asarray(want).dtype
                 np.testing.assert_array_equal(got, want)
+
+
+@pytest.mark.usefixtures("eager")
+@settings(max_examples=20, deadline=None)
+@given(
+    n=st.integers(1, 6),
+    fill=st.sampled_from([1.0, 2.0]),
+    through=st.sampled_from(["item", "slice", "out"]),
+)
+def test_writing_into_an_array_of_ones_makes_it_a_known_value(
+    n: int, fill: float, through: str
+) -> None:
+    # a small float array of ones stays a graph until it is used (its ones may
+    # feed log(1 + x)); once written into, it becomes a known value, so a loop
+    # filling it (also through out= views) builds no graph of one write per step
+    lazy, ref = lnp.full(n, fill), np.full(n, fill)
+    for step in range(3 * n):
+        i = step % n
+        if through == "item":
+            lazy[i] = lazy[i - 1] * 0.5 + step
+            ref[i] = ref[i - 1] * 0.5 + step
+        elif through == "slice":
+            lazy[i:] += 0.25
+            ref[i:] += 0.25
+        else:
+            lnp.add(lazy[i], step, out=lazy[i : i + 1], casting="unsafe")
+            np.add(ref[i], step, out=ref[i : i + 1], casting="unsafe")
+    assert lazy._var.owner is None  # (a known value, not a chain of writes)
+    np.testing.assert_array_equal(lazy.compute(), ref, strict=True)

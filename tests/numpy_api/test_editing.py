@@ -514,3 +514,30 @@ GRAD_CASES: list[tuple[str, Callable[..., Any], list[np.ndarray]]] = [
 @pytest.mark.parametrize(("name", "fn", "point"), GRAD_CASES, ids=[c[0] for c in GRAD_CASES])
 def test_verify_grad(name: str, fn: Callable[..., Any], point: list[np.ndarray]) -> None:
     verify_grad(fn, point)
+
+
+@pytest.mark.parametrize(
+    "args, kwargs",
+    [
+        ((), {}),  # no new shape: nothing changes
+        ((None,), {}),
+        ((2, 5), {}),
+        (((4,),), {}),
+        ((np.int64(2),), {}),
+        (((),), {}),
+        (("hi",), {}),  # numpy's TypeError, not int()'s ValueError
+        ((-1,), {}),
+        ((3,), {"refcheck": "hi"}),
+    ],
+)
+def test_array_resize_method_arguments(args: tuple, kwargs: dict) -> None:
+    # ndarray.resize changes the array in place (new elements are zeros)
+    ref, lazy = np.eye(3), lnp.asarray(np.eye(3))
+    try:
+        ref.resize(*args, **kwargs)
+    except (TypeError, ValueError) as exc:
+        with pytest.raises(type(exc)):
+            lazy.resize(*args, **kwargs)
+        return
+    lazy.resize(*args, **kwargs)
+    np.testing.assert_array_equal(lazy.compute(), ref, strict=True)

@@ -302,3 +302,56 @@ def test_interp(data: st.DataObject) -> None:
     scale = float(np.max(np.abs(fp[np.isfinite(fp)]), initial=0.0))
     atol = 4 * np.finfo(float).eps * scale if JAX else 0.0
     check(lnp.interp, np.interp, x, xp, fp, *lr, signed_zeros=False, atol=atol)
+
+
+_COMPARISONS = ["equal", "not_equal", "less", "less_equal", "greater", "greater_equal"]
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    x=array_args(INTS, max_dims=2),
+    value=st.one_of(
+        st.integers(-(2**63), 2**64 - 1),
+        st.sampled_from([-1, 127, 128, 255, 256, -129, 2**15, 2**31, 2**32, 2**63, 2**64 - 1]),
+    ),
+    name=st.sampled_from(_COMPARISONS),
+)
+def test_comparison_with_a_python_int_out_of_the_dtypes_range(
+    x: np.ndarray, value: int, name: str
+) -> None:
+    # numpy 2 compares an integer array with any Python int exactly (int8_x == 200
+    # is all False), where arithmetic raises OverflowError; a first in-range call
+    # of the same kinds must not change that for the next ones
+    lazy = lnp.asarray(x)
+    getattr(lnp, name)(lazy, 0)  # an in-range operand first
+    for got, want in [
+        (getattr(lnp, name)(lazy, value), getattr(np, name)(x, value)),
+        (getattr(lnp, name)(value, lazy), getattr(np, name)(value, x)),
+    ]:
+        np.testing.assert_array_equal(materialize(got), want, strict=True)
+
+
+@settings(max_examples=30, deadline=None)
+@given(
+    name=st.sampled_from(["add", "subtract", "multiply", "true_divide", "maximum", "arctan2"]),
+    huge=st.one_of(
+        st.integers(2**63, 2**80), st.integers(-(2**80), -(2**63) - 1), st.just(2**1030)
+    ),
+    other=st.one_of(
+        st.floats(-4, 4),
+        st.sampled_from([np.nan, -0.0, np.inf, 1j]),
+        array_args(FLOATS, max_dims=1),
+    ),
+    huge_first=st.booleans(),
+)
+def test_python_int_beyond_int64_beside_an_inexact_operand(
+    name: str, huge: int, other: Any, huge_first: bool
+) -> None:
+    # numpy converts a Python int that int64 cannot hold to the float it meets
+    # (add(1.0, 2**100) is a float64; float32 data keeps float32), and one too
+    # large for a float is its OverflowError
+    if name == "arctan2" and isinstance(other, complex):
+        other = 0.5
+    args = (huge, other) if huge_first else (other, huge)
+    with np.errstate(all="ignore"):
+        check(getattr(lnp, name), getattr(np, name), *args)

@@ -17,7 +17,7 @@ import lazygraph
 import lazygraph.numpy as lnp
 from lazygraph.compile.cache import stats
 from tests.numpy_api.namespace_harness import array_args, check
-from tests.tensor.harness import COMPLEX, FLOATS, INTS, arrays
+from tests.tensor.harness import COMPLEX, FLOATS, INTS, arrays, shapes
 
 ROW_EXAMPLES = 8
 DTYPES = ("bool", *INTS, *FLOATS, *COMPLEX)
@@ -292,3 +292,64 @@ def _numpy_gufunc(name: str) -> Any:
     if name == "matvec":
         return lambda a, v: np.matmul(a, v[..., None])[..., 0]
     return lambda v, a: np.matmul(np.conj(v)[..., None, :], a)[..., 0, :]
+
+
+#: each gufunc's core sizes per operand (letters name shared sizes) and output
+_GUFUNC_CORES = {
+    "matmul": (("n", "k"), ("k", "m"), ("n", "m")),
+    "vecdot": (("k",), ("k",), ()),
+    "matvec": (("m", "k"), ("k",), ("m",)),
+    "vecmat": (("k",), ("k", "m"), ("m",)),
+}
+
+
+@pytest.mark.parametrize("name", sorted(_GUFUNC_CORES))
+@settings(max_examples=15, deadline=None)
+@given(data=st.data())
+def test_gufunc_axes_axis_and_keepdims(name: str, data: st.DataObject) -> None:
+    # axes= names each operand's core axes (moved to the end for the call, the
+    # output's moved back from it); axis= and keepdims= for vecdot's one shared core
+    # axis; numpy's error where the keywords do not fit the gufunc
+    *ins, out_core = _GUFUNC_CORES[name]
+    sizes = {c: data.draw(st.integers(1, 3)) for c in "nkm"}
+    batch = data.draw(shapes(max_dims=2, min_side=1))
+    dtype = data.draw(st.sampled_from(["float64", "int32", "complex128"]))
+    operands, entries = [], []
+    for core in ins:
+        shape = (*batch, *(sizes[c] for c in core))
+        order = data.draw(st.permutations(range(len(shape))))
+        x = data.draw(arrays(dtype, shape, min_value=-4, max_value=4)).transpose(order)
+        operands.append(x)
+        entries.append(tuple(order.index(len(batch) + j) for j in range(len(core))))
+    kw: dict[str, Any] = {}
+    style = data.draw(st.sampled_from(["axes", "axes+out", "axis", "keepdims", "axes+keepdims"]))
+    if style.startswith("axes"):
+        kw["axes"] = [e if len(e) != 1 or data.draw(st.booleans()) else e[0] for e in entries]
+        if style == "axes+out" and out_core:
+            out_ndim = len(batch) + len(out_core)
+            kw["axes"].append(tuple(data.draw(st.permutations(range(out_ndim)))[: len(out_core)]))
+    if style == "axis":
+        kw["axis"] = data.draw(st.integers(-1, 0))
+    if style.endswith("keepdims"):
+        kw["keepdims"] = data.draw(st.booleans())
+    check(getattr(lnp, name), getattr(np, name), *operands, rtol=1e-12, **kw)
+
+
+@pytest.mark.parametrize(
+    "name, kwargs",
+    [
+        ("vecdot", {"axes": [-1.0, -1.0]}),  # TypeError: not integers
+        ("vecdot", {"axes": [None, 1]}),
+        ("vecdot", {"axes": [-1, -1, -1]}),  # AxisError: the output has no core axis
+        ("vecdot", {"axes": [(-1,)]}),  # ValueError: an entry per input
+        ("vecdot", {"axes": [(-1,), (-1,)], "axis": -1}),  # TypeError: both
+        ("vecdot", {"keepdims": "true"}),  # TypeError: not a bool
+        ("matmul", {"axis": 1}),  # TypeError: three distinct core sizes
+        ("matmul", {"keepdims": False}),  # TypeError: the output has core axes
+        ("matmul", {"axes": [0, (0, 1), (0, 1)]}),  # AxisError: two core axes
+        ("matvec", {"axes": [(0, 2), 0, 0]}),  # ValueError: core sizes differ
+    ],
+)
+def test_gufunc_keyword_errors_are_numpys(name: str, kwargs: dict[str, Any]) -> None:
+    a = np.arange(24.0).reshape(2, 3, 4)
+    check(getattr(lnp, name), getattr(np, name), a, a if name != "matvec" else a[0, 0], **kwargs)

@@ -402,3 +402,26 @@ def test_joining_into_out_a_part_of_unknown_size() -> None:
         np.testing.assert_array_equal(buf, [1.0, 3.0, 5.0, 6.0])
         with pytest.raises(ValueError, match="wrong shape"):
             lnp.stack([part, part], out=np.zeros((2, 3)))
+
+
+@settings(max_examples=40, deadline=None)
+@given(data=st.data())
+def test_concatenate_keeps_python_scalars_weak(data: st.DataObject) -> None:
+    # numpy's concatenate (axis=None) promotes a Python scalar weakly, as NEP 50
+    # does for ufuncs: [float32(1), 1.0] is float32, and a Python int beside uint8
+    # data is converted into uint8 (-1 -> 255) rather than widening the result
+    strong = data.draw(st.sampled_from(["bool", "int8", "uint8", "int64", "float32", "complex64"]))
+    parts: list[Any] = []
+    for _ in range(data.draw(st.integers(1, 3))):
+        parts.append(
+            data.draw(
+                st.one_of(
+                    arrays(strong, shapes(max_dims=1)),
+                    st.booleans(),
+                    st.integers(-300, 300),
+                    st.floats(allow_nan=True, allow_infinity=True, width=32),
+                    st.sampled_from([-0.0, 1j, complex(-0.0, np.inf)]),
+                )
+            )
+        )
+    check(lnp.concatenate, np.concatenate, parts, axis=None)

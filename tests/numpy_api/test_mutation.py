@@ -429,3 +429,38 @@ def test_functions_numpy_returns_views_of_return_views(name: str, make: Any) -> 
     v[(0,) * v.ndim] = v_np[(0,) * v_np.ndim] = 9.0
     _assert_same(a, a_np)
     _assert_same(v, v_np)
+
+
+_SHAPES_OF_12 = [(12,), (3, 4), (4, 3), (2, 2, 3), (1, 12, 1), (-1, 6), (2, -1, 2), 12]
+
+
+@settings(max_examples=25, deadline=None)
+@given(data=st.data())
+def test_assigning_a_shape_reshapes_in_place_and_keeps_views_aliased(data: Any) -> None:
+    # ``a.shape = s`` is a reshape of the same data: views taken before and after
+    # (and the array itself) keep seeing each other's writes, as in numpy; a shape
+    # needing a copy (of a transpose) is numpy's AttributeError, a wrong size its
+    # ValueError
+    start = data.draw(st.sampled_from(_SHAPES_OF_12[:5]))
+    ref, lazy = np.arange(12.0).reshape(start), lnp.asarray(np.arange(12.0)).reshape(start)
+    if data.draw(st.booleans()):  # a Fortran-ordered view: some shapes need a copy
+        ref, lazy = ref.T, lazy.T
+    before_ref, before_lazy = ref[..., :1], lazy[..., :1]
+    for step in range(data.draw(st.integers(1, 3))):
+        shape = data.draw(st.sampled_from([*_SHAPES_OF_12, (5,), (2, 5)]))
+        try:
+            ref.shape = shape
+        except (AttributeError, ValueError) as exc:
+            with pytest.raises(type(exc)):
+                lazy.shape = shape
+            continue
+        lazy.shape = shape
+        assert lazy.shape == ref.shape
+        index = tuple(data.draw(st.integers(0, n - 1)) for n in ref.shape)
+        ref[index] = lazy[index] = -1.0 - step
+        after_ref, after_lazy = ref[:1], lazy[:1]
+        after_ref[...] = after_lazy[...] = 100.0 + step
+    before_ref[...] += 0.5
+    before_lazy[...] += 0.5
+    for got, want in [(lazy, ref), (before_lazy, before_ref)]:
+        np.testing.assert_array_equal(np.asarray(got), want, strict=True)

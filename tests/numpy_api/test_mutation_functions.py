@@ -333,3 +333,15 @@ GRAD_CASES = [
 @pytest.mark.parametrize(("name", "fn", "point"), GRAD_CASES, ids=[c[0] for c in GRAD_CASES])
 def test_verify_grad(name: str, fn: Callable[..., Any], point: list[np.ndarray]) -> None:
     verify_grad(fn, point)
+
+
+def test_putmask_takes_its_array_by_position_only() -> None:
+    # numpy's putmask(a, /, mask, values): mask and values by name, a never
+    ref, lazy = np.zeros(3), lnp.zeros(3)
+    np.putmask(ref, values=[5.0, 6.0], mask=[True, False, True])
+    lnp.putmask(lazy, values=[5.0, 6.0], mask=[True, False, True])
+    np.testing.assert_array_equal(lazy.compute(), ref)
+    with pytest.raises(TypeError):
+        np.putmask(a=ref, mask=[True] * 3, values=[1.0])
+    with pytest.raises(TypeError):
+        lnp.putmask(a=lazy, mask=[True] * 3, values=[1.0])

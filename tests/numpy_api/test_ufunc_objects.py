@@ -201,6 +201,64 @@ def test_methods_refused_as_numpy_refuses_them():
         lnp.add.accumulate(np.float64(1.0))
 
 
+@pytest.mark.parametrize("method", ["reduce", "accumulate", "reduceat"])
+@settings(max_examples=20, deadline=None)
+@given(data=st.data())
+def test_reduce_like_methods_write_only_an_out_of_the_results_shape(method, data):
+    # numpy never broadcasts a reduction into out=: (4, 3) summed over axis 0
+    # fits only out (3,) (or (1, 3) with keepdims), a ValueError otherwise
+    name = data.draw(st.sampled_from(["add", "maximum", "bitwise_or"]))
+    x = data.draw(arrays("int32", (data.draw(st.integers(1, 4)), 3)))
+    kw = {"axis": 0}
+    args: tuple = (x,)
+    if method == "reduce":
+        kw["keepdims"] = data.draw(st.booleans())
+    if method == "reduceat":
+        args = (x, data.draw(st.lists(st.integers(0, x.shape[0] - 1), min_size=1, max_size=3)))
+    shape = getattr(getattr(np, name), method)(*args, **kw).shape
+    for out_shape in {shape, (1, *shape), (2, *shape), shape[:-1], (*shape[:-1], 1), ()}:
+        want = np.zeros(out_shape, "int64")
+        try:
+            getattr(getattr(np, name), method)(*args, out=want, **kw)
+        except ValueError:
+            with pytest.raises(ValueError):
+                getattr(getattr(lnp, name), method)(*args, out=np.zeros(out_shape, "int64"), **kw)
+            continue
+        out = lnp.zeros(out_shape, "int64")
+        assert getattr(getattr(lnp, name), method)(*args, out=out, **kw) is out
+        np.testing.assert_array_equal(out.compute(), want)
+
+
+@pytest.mark.parametrize("name", ["add", "multiply", "maximum", "bitwise_xor", "logical_or"])
+@settings(max_examples=15, deadline=None)
+@given(data=st.data())
+def test_reduce_initial_none_takes_the_identity_away(name, data):
+    # initial=None: no identity, so an empty reduction is numpy's ValueError
+    x = data.draw(
+        arrays(data.draw(st.sampled_from(_dtypes(name))), (data.draw(st.integers(0, 3)), 2))
+    )
+    axis = data.draw(st.sampled_from([0, 1, None]))
+    # (numpy starts a sum at the first element: sum([-0.0]) is -0.0 there, 0.0 here)
+    check(
+        getattr(lnp, name).reduce,
+        getattr(np, name).reduce,
+        x,
+        axis=axis,
+        initial=None,
+        signed_zeros=name not in ("add", "multiply"),
+    )
+
+
+@pytest.mark.parametrize("name", ["bitwise_or", "gcd", "maximum"])
+@pytest.mark.parametrize("n", [0, 1, 3])
+@pytest.mark.parametrize("dtype", ["float64", "complex128"])
+def test_short_reductions_refuse_dtypes_the_ufunc_has_no_loop_for(name, n, dtype):
+    # reducing none or one element still needs numpy's loop for the dtype
+    x = np.ones(n, dtype)
+    for method in ("reduce", "accumulate"):
+        check(getattr(getattr(lnp, name), method), getattr(getattr(np, name), method), x)
+
+
 # -- out= and where= on calls ---------------------------------------------------------
 
 

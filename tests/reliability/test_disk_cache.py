@@ -63,7 +63,6 @@ CHILD = textwrap.dedent(
                 f"def kernel(x):\\n    return x * 2 + {k}\\n"
             )
             out.append(cache.load_source(src).kernel(10 + k))
-        cache.flush_pending()
     names = [type(w.message).__name__ for w in caught]
     print(json.dumps({"out": out, "warnings": names}))
     """
@@ -114,6 +113,80 @@ def test_processes_share_the_cache_and_survive_sigkill(tmp_path: Path) -> None:
     assert again == {"out": EXPECTED, "warnings": []}
 
 
+# A child process: compile one kernel module for the dtypes it is given, in that
+# order, and print how many signatures it compiled and loaded, and its warnings.
+# With a pause file, it stops after its first dtype until that file exists.
+SIGNATURES_CHILD = textwrap.dedent(
+    """
+    import json, sys, time, warnings
+    from pathlib import Path
+    import numpy as np
+    from lazygraph.backends.numba import cache
+
+    dtypes, paused, go = sys.argv[1].split(","), Path(sys.argv[2]), Path(sys.argv[3])
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        kernel = cache.load_source(
+            "import numba\\n@numba.njit(cache=True)\\ndef kernel(x):\\n    return x * 2 + 1\\n"
+        ).kernel
+        out = []
+        for i, dtype in enumerate(dtypes):
+            out.append(float(kernel(np.ones(3, dtype)).sum()))
+            if i == 0 and sys.argv[4] == "pause":
+                paused.write_text("x")
+                while not go.exists():
+                    time.sleep(0.05)
+    print(json.dumps({
+        "out": out,
+        "compiled": sum(kernel._cache_misses.values()),
+        "loaded": sum(kernel._cache_hits.values()),
+        "warnings": [str(w.message) for w in caught],
+    }))
+    """
+)
+
+
+@pytest.mark.slow  # three fresh interpreters importing numba: ~20 s on 2 cores
+def test_processes_compiling_one_module_share_its_signatures(tmp_path: Path) -> None:
+    """Two live processes add signatures to one kernel module (as pytest-xdist
+    or dask workers sharing a cache directory do). The second starts while the
+    first has compiled its first signature and is still running: it loads that
+    signature instead of taking the entry for a corrupted one, and every
+    signature's code is recorded, so a third process compiles nothing."""
+    env = dict(os.environ, LAZYGRAPH_CACHE_DIR=str(tmp_path / "cache"))
+    paused, go = tmp_path / "paused", tmp_path / "go"
+
+    def child(dtypes: str, pause: bool = False) -> subprocess.Popen[str]:
+        return subprocess.Popen(
+            [
+                sys.executable,
+                "-c",
+                SIGNATURES_CHILD,
+                dtypes,
+                str(paused),
+                str(go),
+                "pause" if pause else "-",
+            ],
+            env=env,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+
+    first = child("int64,int32", pause=True)
+    deadline = time.monotonic() + 300
+    while not paused.exists():
+        assert first.poll() is None, first.communicate()[1]
+        assert time.monotonic() < deadline, "the first process never compiled"
+        time.sleep(0.05)
+    second = _result(child("float64,int64"))
+    assert second == {"out": [9.0, 9.0], "compiled": 1, "loaded": 1, "warnings": []}
+    go.write_text("x")
+    assert _result(first) == {"out": [9.0, 9.0], "compiled": 2, "loaded": 0, "warnings": []}
+    third = _result(child("int64,int32,float64"))
+    assert third == {"out": [9.0] * 3, "compiled": 0, "loaded": 3, "warnings": []}
+
+
 def _kernel_source(k: int) -> str:
     return f"import numba\n@numba.njit(cache=True)\ndef kernel(x):\n    return x * 3 - {k}\n"
 
@@ -125,13 +198,11 @@ def numba_cache(tmp_path: Path):
     with config.change(cache_dir=str(tmp_path / "lg")):
         cache.forget_loaded()
         yield cache
-        cache.flush_pending()
         cache.forget_loaded()
 
 
 def _populate(cache, k: int) -> Path:
     assert cache.load_source(_kernel_source(k)).kernel(5) == 15 - k
-    cache.flush_pending()
     cache.forget_loaded()
     root = cache.cache_root()
     assert root is not None
@@ -153,7 +224,6 @@ def test_truncated_entry_is_rebuilt_with_a_warning(numba_cache) -> None:
     victim.write_bytes(victim.read_bytes()[: victim.stat().st_size // 2])
     with pytest.warns(numba_cache.CacheWarning, match="checksum"):
         assert numba_cache.load_source(_kernel_source(2)).kernel(5) == 13
-    numba_cache.flush_pending()
     numba_cache.forget_loaded()
     with warnings.catch_warnings():
         warnings.simplefilter("error")
@@ -213,3 +283,28 @@ def test_another_process_writing_an_entry_is_left_alone(numba_cache) -> None:
         numba_cache.record(root, stem)
     manifest = json.loads((pycache / f"{stem}.manifest.json").read_text())
     assert index.name not in manifest["files"] and manifest["files"]
+
+
+def test_a_module_importing_another_modules_kernel_leaves_its_entry_alone(numba_cache) -> None:
+    """A whole-graph function's module imports the kernels of other modules:
+    a signature one of them compiles through it is recorded in the kernel's
+    own entry, which a fresh process then loads without a warning."""
+    source = _kernel_source(7)
+    key = numba_cache.source_hash(source)
+    numba_cache.load_source(source)
+    graph = numba_cache.load_source(
+        "import numba\n"
+        "from lazygraph.backends.numba.cache import loaded_module\n"
+        f'k = loaded_module("{key}").kernel\n'
+        "@numba.njit(cache=True)\n"
+        "def graph(x):\n    return k(x) + 1\n"
+    )
+    assert graph.graph(5) == 9
+    assert graph.k(2.5) == 0.5  # a second signature of the kernel, called through the module
+    numba_cache.forget_loaded()
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        kernel = numba_cache.load_source(source).kernel
+        assert kernel(2.5) == 0.5 and kernel(5) == 8
+    assert sum(kernel._cache_hits.values()) == 2
+    assert sum(kernel._cache_misses.values()) == 0

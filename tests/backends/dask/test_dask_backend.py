@@ -271,11 +271,14 @@ def test_a_negative_fill_size_raises_numpys_error():
 
 
 def test_a_fallbacks_output_size_is_known_before_computing():
-    # infer_shape gives the repeated array's shape: later nodes need not compute it
-    with pytest.warns(DaskFallbackWarning, match="Repeat"):
-        (out,) = _graph_of([X], [lt.repeat(X, 2, axis=0) + 1.0], XV)
-    assert out.shape == (14, 5)
-    np.testing.assert_allclose(out.compute(), np.repeat(XV, 2, axis=0) + 1.0, rtol=1e-15)
+    # infer_shape gives the pseudo-inverse's shape: later nodes need not compute it
+    with (
+        lazygraph.config.change(on_unsupported="fallback"),
+        pytest.warns(DaskFallbackWarning, match="Pinv"),
+    ):
+        (out,) = _graph_of([X], [la.pinv(X) + 1.0], XV)
+    assert out.shape == (5, 7)
+    np.testing.assert_allclose(out.compute(), np.linalg.pinv(XV) + 1.0, rtol=1e-12)
 
 
 def test_a_kernel_compiles_once_for_strided_and_read_only_chunks():
@@ -290,7 +293,8 @@ def test_a_kernel_compiles_once_for_strided_and_read_only_chunks():
     read_only = np.array(data)
     read_only.flags.writeable = False
     for value in (data, read_only, data.T.copy().T, data[::2]):
-        np.testing.assert_allclose(f(value), np.exp(value) * 3.0 + value, rtol=1e-14)
+        with lazygraph.config.change(dask_chunk_kernels="numba"):  # (auto: numpy's exp)
+            np.testing.assert_allclose(f(value), np.exp(value) * 3.0 + value, rtol=1e-14)
     assert len(blocks._kernels[kernel_source(node)].signatures) == 1
 
 
@@ -327,7 +331,10 @@ def test_linalg_matches_numpy():
 def test_qr_of_a_wide_matrix_falls_back_naming_the_op():
     t = lt.dmatrix("t")
     wide = RNG.normal(size=(3, 8))
-    with pytest.warns(DaskFallbackWarning, match=r"QR.*wide matrix.*transpose"):
+    with (
+        lazygraph.config.change(on_unsupported="fallback"),
+        pytest.warns(DaskFallbackWarning, match=r"QR.*wide matrix.*transpose"),
+    ):
         q, r = lazygraph.function([t], la.qr(t), mode=DASK)(wide)
     np.testing.assert_allclose(q @ r, wide, rtol=1e-10, atol=1e-12)
     with lazygraph.config.change(on_unsupported="raise"), pytest.raises(NotImplementedError):
@@ -335,13 +342,52 @@ def test_qr_of_a_wide_matrix_falls_back_naming_the_op():
 
 
 def test_an_op_without_lowering_warns_and_is_exact():
-    with pytest.warns(DaskFallbackWarning, match="Repeat"):
-        check([X], [lt.repeat(X * -1.0, 3, axis=0)], [XV])
+    square = XV[:5]
+    with (
+        lazygraph.config.change(on_unsupported="fallback"),
+        pytest.warns(DaskFallbackWarning, match="Det"),
+    ):
+        check([X], [la.det(X * -1.0)], [square], rtol=0)
     with (
         lazygraph.config.change(on_unsupported="raise"),
-        pytest.raises(NotImplementedError, match="Repeat"),
+        pytest.raises(NotImplementedError, match="Det"),
     ):
-        lazygraph.function([X], lt.repeat(X + 2.0, 2, axis=1), mode=DASK)(XV)
+        lazygraph.function([X], la.det(X + 2.0), mode=DASK)(square)
+
+
+@pytest.mark.parametrize(
+    "transform",
+    [
+        lambda x: lt.fft.rfft(x, axis=0),
+        lambda x: lt.fft.irfft(x, n=9, axis=1),
+        lambda x: lt.fft.fft2(x * 1j),
+        lambda x: lt.fft.ihfft(x, axis=1, norm="ortho"),
+    ],
+    ids=["rfft-axis0", "irfft-n9", "fft2", "ihfft-ortho"],
+)
+def test_ffts_lower_with_their_axes_in_one_chunk(transform):
+    # 64-byte chunks: every axis of the (7, 5) input is split, the transformed
+    # ones are joined; the others keep their chunks (a task per chunk)
+    with lazygraph.config.change(on_unsupported="raise", dask_chunk_size=64):
+        check([X], [transform(X)], [XV], rtol=0)
+        (out,) = _graph_of([X], [transform(X)], XV)
+    assert (
+        out.numblocks[0] > 1 or out.numblocks[1] > 1 or out.ndim == len(transform(X).owner.op.axes)
+    )
+
+
+def test_fft_gradient_lowers():
+    from lazygraph.gradient import grad
+
+    cost = lt.sum(lt.abs(lt.fft.rfft(X, axis=1)) ** 2)
+    with lazygraph.config.change(on_unsupported="raise"):
+        check([X], [grad(cost, X)], [XV], rtol=1e-13)
+
+
+def test_an_fft_of_an_empty_axis_raises_numpys_error():
+    with pytest.raises(ValueError, match="Invalid number of FFT data points"):
+        lazygraph.function([X], lt.fft.fft(X, axis=0), mode=DASK)(np.zeros((0, 3)))
+    check([X], [lt.fft.rfft(X, axis=1)], [np.zeros((0, 4))], rtol=0)
 
 
 def _graph_of(inputs, outputs, *values):
@@ -353,7 +399,7 @@ def test_a_fused_20_op_chain_is_one_task_per_chunk():
     x = lt.dvector("x")
     f = lazygraph.function([x], _chain(x, 20), mode=DASK, compile_options={"dask_arrays": True})
     assert len(f.fgraph.toposort()) == 1  # the rewrites fused the chain into one node
-    with lazygraph.config.change(dask_chunk_size=800):
+    with lazygraph.config.change(dask_chunk_size=800, dask_chunk_kernels="numba"):
         (out,) = f.fn(np.linspace(-2, 2, 1000))  # 100 float64 per chunk
     layers = {name: len(layer) for name, layer in out.dask.layers.items()}
     assert out.numblocks == (10,)

@@ -20,6 +20,7 @@ import lazygraph
 import lazygraph.tensor as lt
 from lazygraph.compile.backends import lowering_of
 from lazygraph.compile.mode import Mode
+from lazygraph.tensor.advanced_subtensor import IncAlongAxis
 
 pytestmark = [
     pytest.mark.filterwarnings("error::lazygraph.backends.dask.dispatch.DaskFallbackWarning"),
@@ -287,19 +288,23 @@ def test_pad_casts_the_constant_as_numpy_and_pads_0d_and_empty():
     raises_like_python([e], lt.pad(e, 1, mode="wrap"), [np.zeros((0, 2))], ValueError)
 
 
-def test_take_along_axis_gradient_over_a_broadcast_axis_falls_back_exactly():
-    from lazygraph.backends.dask.dispatch import DaskFallbackWarning
-
+def test_take_along_axis_gradient_over_broadcast_axes_accumulates_in_numpys_order():
+    # the indices run over size-1 axes of the array: their entries add onto
+    # one element, in the C order of the indices (numpy's np.add.at)
     row = lt.dmatrix("row")
     g = lazygraph.gradient.grad(lt.sum(lt.take_along_axis(row, I2, axis=1) ** 2), row)
-    values = [RNG.normal(size=(1, 5)), np.array([[0, 4], [4, 4], [1, -1]])]
-    want = lazygraph.function([row, I2], g, mode=PYTHON)(*values)
-    with (
-        lazygraph.config.change(on_unsupported="fallback"),
-        pytest.warns(DaskFallbackWarning, match="IncAlongAxis.*size-1"),
-    ):
-        got = lazygraph.function([row, I2], g, mode=DASK)(*values)
-    np.testing.assert_array_equal(got, want)
+    check([row, I2], [g], [RNG.normal(size=(1, 5)), np.array([[0, 4], [4, 4], [1, -1]])])
+    i3, y3 = lt.ltensor3("i3"), lt.dtensor3("y3")
+    spread = 10.0 ** RNG.integers(-8, 8, size=(4, 6, 3))  # sums that depend on the order
+    for x_shape, axis in [((1, 5, 1), 1), ((4, 1, 3), 2), ((1, 1, 3), 0)]:
+        x = lt.tensor("float64", (None,) * 3, "x")
+        n = x_shape[axis]
+        shape = list(spread.shape)
+        shape[axis] = 7
+        idx = RNG.integers(-n, n, size=shape)
+        y = RNG.normal(size=idx.shape) * np.resize(spread, idx.shape)
+        out = IncAlongAxis(axis)(x, i3, y3)
+        check([x, i3, y3], [out], [RNG.normal(size=x_shape), idx, y], chunk_size=48)
 
 
 @pytest.mark.parametrize(

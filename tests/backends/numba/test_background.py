@@ -185,7 +185,6 @@ def test_a_warm_disk_cache_is_used_at_the_first_call(fresh):
     vals = _values(rng)
     with config.change(numba_background_compile=False):
         lazygraph.function(inputs, outputs, mode=NUMBA)(*vals)  # fills the disk cache
-    disk.flush_pending()
     disk.forget_loaded()  # as a new process would start
     fresh.threads.clear()
 

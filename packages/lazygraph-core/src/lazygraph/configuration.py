@@ -93,6 +93,11 @@ class Config:
     - ``dask_chunk_size`` (``LAZYGRAPH_DASK_CHUNK_SIZE``): the dask backend cuts each
       numpy input into chunks of at most this many bytes (dask's ``"auto"`` chunking with
       this limit); default 128 MiB, dask's own default.
+    - ``dask_chunk_kernels`` (``LAZYGRAPH_DASK_CHUNK_KERNELS``): how the dask backend
+      computes a chunk of a fused elementwise region: ``"numba"`` (the region's numba
+      kernel), ``"numpy"`` (its numpy ``perform`` over cache-sized blocks) or ``"auto"``
+      (numpy for float regions whose transcendental ops numpy runs as SIMD loops; see
+      lazygraph.backends.dask.blocked).
     - ``progress`` (``LAZYGRAPH_PROGRESS``): print a one-line status to standard error
       while a compile takes longer than about 1.5 s; ``False`` (``0``) keeps quiet.
     """
@@ -111,6 +116,7 @@ class Config:
     compile_cache_size: int = _env_int("LAZYGRAPH_COMPILE_CACHE_SIZE", 512)
     progress: bool = _env_bool("LAZYGRAPH_PROGRESS", True)
     dask_chunk_size: int = _env_int("LAZYGRAPH_DASK_CHUNK_SIZE", 128 * 2**20)
+    dask_chunk_kernels: str = os.environ.get("LAZYGRAPH_DASK_CHUNK_KERNELS", "auto")
     eager_max_elements: int = _env_int("LAZYGRAPH_EAGER_MAX_ELEMENTS", 131072)
 
     def __setattr__(self, name: str, value: Any) -> None:

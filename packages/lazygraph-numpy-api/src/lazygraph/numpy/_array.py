@@ -44,7 +44,7 @@ from lazygraph.numpy._array_operators import (
 )
 from lazygraph.numpy._eager import known, known_value, set_item, view_of_owned
 from lazygraph.numpy._expressions import has_expression
-from lazygraph.numpy._sizes import _bound, concrete_shape
+from lazygraph.numpy._sizes import _bound
 from lazygraph.tensor.variable import TensorVariable
 
 __all__ = ["Array"]
@@ -257,25 +257,6 @@ class Array(ArrayOperators, ArrayMethods, ArrayLayout):
     def dtype(self) -> np.dtype[Any]:
         """The element type, a ``numpy.dtype``."""
         return self._cur.type.numpy_dtype
-
-    @property
-    def shape(self) -> tuple[int, ...]:
-        """The size of each dimension, ints as in numpy. A size that depends on the
-        data (after a boolean mask, ``nonzero``, ``unique``) is computed when asked
-        for, and only it (the count of ``True`` of a mask, not the masked
-        elements); see :func:`concrete_shape`. (``None`` only inside a function
-        being traced, where there is no value.)
-
-        >>> import numpy as np
-        >>> import lazygraph.numpy as lnp
-        >>> z = lnp.asarray(np.array([0.2, 0.7, 0.9]))
-        >>> z[z > 0.5].shape
-        (2,)
-        """
-        static = self._cur.type.shape
-        if None not in static:
-            return static  # type: ignore[no-any-return]
-        return concrete_shape(self)  # type: ignore[return-value]
 
     @property
     def _static_shape(self) -> tuple[int | None, ...]:

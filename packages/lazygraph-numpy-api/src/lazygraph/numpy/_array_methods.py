@@ -16,6 +16,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from lazygraph.numpy._sizes import concrete_shape
+
 __all__: list[str] = []
 
 
@@ -152,14 +154,20 @@ class ArrayMethods:
         """Change this array's shape in place, filling new elements with zeros
         (``ndarray.resize``, unlike ``numpy.resize``, which repeats the data); a
         view cannot be resized, as in numpy."""
+        import operator
+
         import lazygraph.tensor as lt
         import numpy as np
 
+        if not isinstance(refcheck, (bool, int, np.integer)):
+            raise TypeError(f"resize: refcheck must be a boolean, got {type(refcheck).__name__}")
         if self._base is not None:  # type: ignore[attr-defined]
             raise ValueError("cannot resize this array: it does not own its data")
+        if new_shape in ((), (None,)):
+            return  # (numpy: no new shape, nothing changes)
         if len(new_shape) == 1 and not isinstance(new_shape[0], (int, np.integer)):
-            new_shape = tuple(new_shape[0]) if new_shape[0] is not None else ()
-        shape = tuple(int(n) for n in new_shape)
+            new_shape = tuple(new_shape[0])
+        shape = tuple(operator.index(n) for n in new_shape)  # numpy's TypeError for "hi"
         if any(n < 0 for n in shape):
             raise ValueError("negative dimensions not allowed")
         size = int(np.prod(shape, dtype=np.int64))
@@ -315,10 +323,37 @@ class ArrayFlags:
 
 
 class ArrayLayout:
-    """``base``, ``flags`` and ``view()``: what numpy code reads of an array's
-    memory, answered from the lazy array's chain of views."""
+    """``shape``, ``base``, ``flags`` and ``view()``: what numpy code reads of an
+    array's memory, answered from the lazy array's chain of views."""
 
     __slots__ = ()
+
+    @property
+    def shape(self) -> tuple[int, ...]:
+        """The size of each dimension, ints as in numpy. A size that depends on the
+        data (after a boolean mask, ``nonzero``, ``unique``) is computed when asked
+        for, and only it (the count of ``True`` of a mask, not the masked
+        elements); see :func:`concrete_shape`. (``None`` only inside a function
+        being traced, where there is no value.) Assigning a shape reshapes the
+        array in place, where numpy can do that without a copy.
+
+        >>> import numpy as np
+        >>> import lazygraph.numpy as lnp
+        >>> z = lnp.asarray(np.array([0.2, 0.7, 0.9]))
+        >>> z[z > 0.5].shape
+        (2,)
+        >>> z.shape = (3, 1)
+        >>> z.shape
+        (3, 1)
+        """
+        static = self._cur.type.shape  # type: ignore[attr-defined]
+        if None not in static:
+            return static  # type: ignore[no-any-return]
+        return concrete_shape(self)  # type: ignore[arg-type,return-value]
+
+    @shape.setter
+    def shape(self, value: Any) -> None:
+        _set_shape(self, value)
 
     @property
     def base(self) -> Any:
@@ -367,6 +402,54 @@ class ArrayLayout:
         if type is not None and not _is_ndarray_type(type, subclass=False):
             return np.asarray(out).view(type)
         return out
+
+
+def _set_shape(arr: Any, value: Any) -> None:
+    """``arr.shape = value``: ``arr`` becomes a reshaping view of its data, as in
+    numpy (a shape that would need a copy is numpy's AttributeError).
+
+    The data in the old shape moves to a new hidden array, which takes ``arr``'s
+    place among views: ``arr``'s base (if it is a view) and ``arr``'s own views
+    now belong to the hidden array, and ``arr`` is a reshape of it, so writes
+    through ``arr`` or any of those views reach all of them. The views of
+    ``arr`` are found by the garbage collector's referrers (assigning a shape is
+    rare; its cost is a scan of the live objects)."""
+    import gc
+
+    import numpy as np
+    from lazygraph.numpy import _views
+    from lazygraph.numpy._array import _LIVE, Array, _derived
+
+    shape = (value,) if isinstance(value, (int, np.integer)) else tuple(value)
+    old = tuple(arr.shape)
+    # numpy's errors and its -1: the reshape of a stand-in of the old shape
+    fake = np.lib.stride_tricks.as_strided(np.zeros(1), shape=old, strides=(0,) * len(old))
+    view = _views.Reshape.make(arr, tuple(fake.reshape(shape).shape))
+    if not _views.reshape_is_view(arr, view):
+        raise AttributeError(
+            "Incompatible shape for in-place modification. Use `.reshape()` to make a "
+            "copy with the desired shape."
+        )
+    var = arr._var  # (up to date with its base)
+    views = [r for r in gc.get_referrers(arr) if isinstance(r, Array) and r._base is arr]
+    if not views and isinstance(arr._view, _views.Reshape):
+        # already a reshape of its base, with no views of its own: reshape the base
+        # to the new shape instead (a loop setting shapes grows no chain of views)
+        base = arr._base
+        arr._view, arr._base_version = view, base._version
+        arr._rebind(_derived(view, base._var))
+        arr._version += 1
+        return
+    hidden = Array(var)
+    hidden._base, hidden._view = arr._base, arr._view
+    hidden._base_version, hidden._version, hidden._nd0 = arr._base_version, arr._version, arr._nd0
+    for ref in views:
+        ref._base = hidden
+    if _LIVE.get(var) is arr:
+        _LIVE[var] = hidden
+    arr._base, arr._view, arr._base_version = hidden, view, hidden._version
+    arr._rebind(_derived(view, var))
+    arr._version += 1
 
 
 def _is_ndarray_type(obj: Any, subclass: bool = True) -> bool:

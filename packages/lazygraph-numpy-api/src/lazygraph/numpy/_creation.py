@@ -178,7 +178,9 @@ def array(
 ) -> Array:
     """An array from ``object``: an Array, numpy data, a (nested) list that may
     hold lazy arrays, or a scalar (``numpy.array``). ``ndmin`` prepends size-1
-    axes; ``copy=False`` is accepted (lazy arrays are values, never shared buffers).
+    axes. Without ``copy=True`` an Array of the asked dtype is returned itself
+    (a view of it for ``ndmin``), so later writes to it show through, as with
+    numpy; ``copy=False`` when a copy is needed is numpy's ValueError.
 
     >>> array([[1, 2], [3, 4]], dtype="float32").compute()
     array([[1., 2.],
@@ -188,6 +190,12 @@ def array(
     array([2., 3.])
     """
     _check_order("array", order)
+    if copy is not True and isinstance(object, Array):
+        shared = _shared(object, dtype, ndmin)
+        if shared is not None:
+            return shared
+        if copy is False:
+            raise ValueError("array: Unable to avoid copy while creating an array as requested.")
     # a dask array stays one on the dask backend (see _distributed)
     distributed = distributed_input(object)
     if distributed is not None:
@@ -206,6 +214,19 @@ def array(
     if ndmin > var.ndim:
         var = lt.expand_dims(var, tuple(range(ndmin - var.ndim)))
     return as_ndarray(wrap(var))
+
+
+def _shared(arr: Array, dtype: DTypeLike, ndmin: int) -> Array | None:
+    """``arr`` itself, or a view with ``ndmin`` axes, when ``array(arr, dtype,
+    copy=None)`` needs no copy; None otherwise (a computed 0-d result is numpy's
+    scalar, which ``array`` turns into a new array)."""
+    if dtype is not None and np.dtype(dtype) != arr.dtype:
+        return None
+    if not arr._nd0 and arr._base is None and arr.ndim == 0:
+        return None
+    if ndmin > arr.ndim:
+        return arr.reshape((1,) * (ndmin - arr.ndim) + tuple(arr.shape))
+    return arr
 
 
 def copy(a: ArrayLike, order: str | None = "K", subok: bool = False) -> Array:
@@ -389,8 +410,13 @@ def full_like(
     return _like("full_like", a, fill_value, dtype, order, shape)
 
 
+#: what a parameter numpy also takes by name only holds when not given
+_NOT_GIVEN: Any = object()
+
+
 def arange(
-    start_or_stop: ArrayLike,
+    start_or_stop: ArrayLike = _NOT_GIVEN,
+    /,
     stop: ArrayLike = None,
     step: ArrayLike = None,
     dtype: DTypeLike = None,
@@ -407,7 +433,15 @@ def arange(
     array([0, 1, 2, 3, 4])
     >>> arange(1.0, 2.0, 0.25).compute()
     array([1.  , 1.25, 1.5 , 1.75])
+    >>> arange(start=2, stop=5).compute()
+    array([2, 3, 4])
     """
+    if start_or_stop is _NOT_GIVEN:
+        if stop is None:  # (numpy: even with start= given)
+            raise TypeError("arange() requires stop to be specified.")
+        start_or_stop, start = (0 if start is None else start), None
+    elif start is not None:
+        raise TypeError("argument for arange() given by name ('start') and position (position 0)")
     if start is not None:
         begin, stop = start, start_or_stop if stop is None else stop
     elif stop is None:

@@ -154,7 +154,10 @@ def known(var: TensorVariable) -> TensorVariable:
         return var
     if _ARRAY is None:
         _import_late()
-    got = _value(var, {}, DEPTH)
+    memo = _written_ones(var)
+    if memo:
+        values_changed()  # (what was left lazy for the ones may run now)
+    got = _value(var, memo, DEPTH)
     if got is None:
         _LAZY[var] = _EPOCH[0]
         return var
@@ -165,6 +168,33 @@ def known(var: TensorVariable) -> TensorVariable:
     if expression is not None:
         keep_expression(out, expression)
     return out  # type: ignore[no-any-return]
+
+
+def _written_ones(var: TensorVariable) -> dict[Variable, Any]:
+    """The memo :func:`known` starts from: when ``var`` writes into an array,
+    the values of the small float arrays of ones below it (the array written
+    into, ``a = ones(n); a[i] = v``, or read by the value written, ``a[i:] +=
+    v``). Such an array is otherwise left to the graph (see :func:`_qualifies`:
+    its ones may feed ``log(1 + x)``), but no rule reads ones through a write,
+    and leaving them lazy would grow one graph per written element in a loop."""
+    if not isinstance(var.owner.op, (IncSubtensor, AdvancedIncSubtensor)):
+        return {}
+    memo: dict[Variable, Any] = {}
+    todo, seen = [(var, DEPTH)], set()
+    while todo:
+        v, depth = todo.pop()
+        node = v.owner
+        if node is None or depth == 0 or v in seen:
+            continue
+        seen.add(v)
+        if isinstance(node.op, Alloc) and all(isinstance(i, Constant) for i in node.inputs):
+            shape = v.type.shape  # type: ignore[attr-defined]
+            small = None not in shape and math.prod(shape) <= config.eager_max_elements
+            if small and not _qualifies(node):  # (the ones: others run at once anyway)
+                memo[v] = (run_node(node, [i.data for i in node.inputs]), None)
+            continue
+        todo.extend((i, depth - 1) for i in node.inputs)
+    return memo
 
 
 #: Variables :func:`known` left to the graph since the last computation: a node
@@ -395,10 +425,15 @@ def elementwise(fn: Callable[..., Any], args: Sequence[Any]) -> Any:
     if size > limit:  # (a broadcast larger than its operands: fused later)
         return None
     status = 0
-    if reporting():  # floating-point errors: numpy's report for this call
-        got, status = collect(op.perform_values, sig, raw, inner)
-    else:
-        got = op.perform_values(sig, raw, inner)
+    try:
+        if reporting():  # floating-point errors: numpy's report for this call
+            got, status = collect(op.perform_values, sig, raw, inner)
+        else:
+            got = op.perform_values(sig, raw, inner)
+    except OverflowError:
+        # a Python int out of the range of the lane's dtype (``int8_x == 200``):
+        # the recording path compares it exactly, or raises numpy's error
+        return None
     if got is None:
         return None  # (the recording path computes, and reports, it)
     value, out_type, kept = got

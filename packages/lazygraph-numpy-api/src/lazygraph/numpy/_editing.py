@@ -349,7 +349,7 @@ def _check_mode(mode: Any) -> None:
         raise ValueError(f"clipmode must be one of 'clip', 'raise', or 'wrap' (got {mode!r})")
 
 
-@accepts_out()
+@accepts_out(exact=TypeError)  # (numpy: "invalid shape for output array")
 def choose(a: ArrayLike, choices: Any, out: None = None, mode: str = "raise") -> Array:
     """The element of ``choices[a]`` at each position, ``a`` and the choices
     broadcast together (``numpy.choose``). ``mode="raise"`` checks

@@ -499,7 +499,7 @@ def fabs(x: ArrayLike, /, out: None = None, **kwargs: Any) -> Array:
     return wrap(result)
 
 
-@accepts_out(casting="same_kind")
+@accepts_out(casting="same_kind", exact=None)
 def round(a: ArrayLike, decimals: int = 0, out: None = None) -> Array:
     """Round to ``decimals`` decimal places, halves to even (``numpy.round``);
     integers stay integers, and a negative ``decimals`` rounds to tens, hundreds...
@@ -522,7 +522,7 @@ def _real_tensor(name: str, x: ArrayLike) -> Any:
     return v
 
 
-@accepts_out()
+@accepts_out(exact=None)  # (a ufunc in numpy: it broadcasts into out)
 def isposinf(x: ArrayLike, out: None = None) -> Array:
     """Whether each element is positive infinity (``numpy.isposinf``).
 
@@ -533,7 +533,7 @@ def isposinf(x: ArrayLike, out: None = None) -> Array:
     return wrap(lt.logical_and(lt.isinf(v), lt.greater(v, 0)))
 
 
-@accepts_out()
+@accepts_out(exact=None)
 def isneginf(x: ArrayLike, out: None = None) -> Array:
     """Whether each element is negative infinity (``numpy.isneginf``).
 

@@ -237,7 +237,31 @@ def concatenate(
             raise ValueError("need at least one array to concatenate")
         if axis is not None and xs[0].ndim:
             normalize_axis(axis, xs[0].ndim, "concatenate")  # numpy checks the axis first
+        if dtype is None:
+            dtype = _weak_scalars_dtype(arrays, xs)
     return _joined("concatenate", joined, xs, axis, out=out, dtype=dtype, casting=casting)
+
+
+_PY_SCALARS = (bool, int, float, complex)
+
+
+def _weak_scalars_dtype(arrays: Any, xs: list[Any]) -> np.dtype[Any] | None:
+    """The result dtype of joining ``xs`` when some of ``arrays`` are Python
+    scalars: numpy's concatenate keeps them weak (NEP 50), so
+    ``concatenate([float32(1), 1.0], axis=None)`` is float32 and a Python int
+    beside int8 data wraps into int8 (``xs`` updated to the converted scalars);
+    None when none is."""
+    if not isinstance(arrays, (list, tuple)):
+        return None
+    weak = [a for a in arrays if type(a) in _PY_SCALARS]
+    if not weak:
+        return None
+    strong = [x.dtype for x, a in zip(xs, arrays, strict=True) if type(a) not in _PY_SCALARS]
+    dtype = np.result_type(*strong, *weak)
+    for i, a in enumerate(arrays):
+        if type(a) in _PY_SCALARS:  # (converted as numpy does: -1 beside uint8 is 255)
+            xs[i] = as_tensor(np.asarray(a).astype(dtype))
+    return dtype
 
 
 #: the array API's name; numpy's ``concat`` is ``concatenate`` itself

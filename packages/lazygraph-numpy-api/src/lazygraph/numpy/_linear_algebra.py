@@ -21,6 +21,7 @@ import numpy as np
 from lazygraph.numpy._array import Array
 from lazygraph.numpy._convert import as_tensor, as_variable, wrap
 from lazygraph.numpy._errors import UnsupportedArgumentsError
+from lazygraph.numpy._gufunc_axes import GUFUNC_KEYWORDS, call_with_axes
 from lazygraph.numpy._ufunc import ArrayLike, DTypeLike, accepts_out, apply_ufunc
 from lazygraph.tensor.shape import normalize_axis
 
@@ -55,37 +56,38 @@ def matmul(x1: ArrayLike, x2: ArrayLike, /, out: None = None, **kwargs: Any) -> 
     array([[3],
            [7]])
     """
-    for key in ("axes", "axis"):
-        if kwargs.pop(key, _NO_VALUE) is not _NO_VALUE:
-            raise UnsupportedArgumentsError(f"matmul: {key}= is not supported by lazygraph")
-    if kwargs.pop("keepdims", False):
-        raise UnsupportedArgumentsError("matmul: keepdims= is not supported by lazygraph")
+    if GUFUNC_KEYWORDS & kwargs.keys():
+        return call_with_axes(
+            "matmul", lt.matmul, (x1, x2), _matmul_cores, _matmul_out_cores, out, kwargs
+        )
     return apply_ufunc("matmul", lt.matmul, (x1, x2), out, kwargs)
 
 
+def _matmul_cores(xs: Any) -> tuple[int, ...]:
+    return tuple(min(x.ndim, 2) for x in xs)  # (a vector has one core axis)
+
+
+def _matmul_out_cores(xs: Any) -> int:
+    return sum(x.ndim >= 2 for x in xs)
+
+
 def vecdot(
-    x1: ArrayLike, x2: ArrayLike, /, out: None = None, *, axis: int = -1, **kwargs: Any
+    x1: ArrayLike, x2: ArrayLike, /, out: None = None, *, axis: int | None = None, **kwargs: Any
 ) -> Array:
-    """The dot product of vectors along ``axis`` (the first conjugated),
-    broadcasting over the other axes (``numpy.vecdot``).
+    """The dot product of vectors along ``axis`` (the last by default; the first
+    operand conjugated), broadcasting over the other axes (``numpy.vecdot``).
 
     >>> vecdot([[1, 2], [3, 4]], [1, 1]).compute()
     array([3, 7])
     """
-    if kwargs.pop("axes", _NO_VALUE) is not _NO_VALUE:
-        raise UnsupportedArgumentsError("vecdot: axes= is not supported by lazygraph")
-    if kwargs.pop("keepdims", False):
-        raise UnsupportedArgumentsError("vecdot: keepdims= is not supported by lazygraph")
+    if GUFUNC_KEYWORDS & kwargs.keys():
+        if axis is not None:
+            kwargs["axis"] = axis
+        return call_with_axes(
+            "vecdot", lt.vecdot, (x1, x2), lambda xs: (1, 1), lambda xs: 0, out, kwargs
+        )
+    axis = -1 if axis is None else axis
     return apply_ufunc("vecdot", lambda a, b: lt.vecdot(a, b, axis=axis), (x1, x2), out, kwargs)
-
-
-def _gufunc_keywords(name: str, kwargs: dict[str, Any]) -> None:
-    """Refuse numpy's gufunc keywords that lazygraph does not take."""
-    for key in ("axes", "axis"):
-        if kwargs.pop(key, _NO_VALUE) is not _NO_VALUE:
-            raise UnsupportedArgumentsError(f"{name}: {key}= is not supported by lazygraph")
-    if kwargs.pop("keepdims", False):
-        raise UnsupportedArgumentsError(f"{name}: keepdims= is not supported by lazygraph")
 
 
 def _core_dims(name: str, signature: str, operands: Any, needs: tuple[int, int]) -> None:
@@ -132,7 +134,10 @@ def matvec(x1: ArrayLike, x2: ArrayLike, /, out: None = None, **kwargs: Any) -> 
     >>> matvec([[1, 2], [3, 4]], [1, 1]).compute()
     array([3, 7])
     """
-    _gufunc_keywords("matvec", kwargs)
+    if GUFUNC_KEYWORDS & kwargs.keys():
+        return call_with_axes(
+            "matvec", _matvec, (x1, x2), lambda xs: (2, 1), lambda xs: 1, out, kwargs
+        )
     return apply_ufunc("matvec", _matvec, (x1, x2), out, kwargs)
 
 
@@ -144,7 +149,10 @@ def vecmat(x1: ArrayLike, x2: ArrayLike, /, out: None = None, **kwargs: Any) -> 
     >>> vecmat([1, 1], [[1, 2], [3, 4]]).compute()
     array([4, 6])
     """
-    _gufunc_keywords("vecmat", kwargs)
+    if GUFUNC_KEYWORDS & kwargs.keys():
+        return call_with_axes(
+            "vecmat", _vecmat, (x1, x2), lambda xs: (1, 2), lambda xs: 1, out, kwargs
+        )
     return apply_ufunc("vecmat", _vecmat, (x1, x2), out, kwargs)
 
 
@@ -160,7 +168,7 @@ def matrix_transpose(x: ArrayLike, /) -> Array:
     return shuffled(x, lt.matrix_transpose(as_variable(x)))
 
 
-@accepts_out()
+@accepts_out(same_dtype=True)
 def dot(a: ArrayLike, b: ArrayLike, out: None = None) -> Array:
     """The dot product (``numpy.dot``): inner product of vectors, matrix product of
     matrices, a sum over the last axis of ``a`` and the second-to-last of ``b`` in
@@ -198,7 +206,7 @@ def inner(a: ArrayLike, b: ArrayLike, /) -> Array:
     return wrap(lt.tensordot(x, y, axes=([-1], [-1])))
 
 
-@accepts_out()
+@accepts_out(exact=None)  # (numpy: multiply into out, which broadcasts)
 def outer(a: ArrayLike, b: ArrayLike, out: None = None) -> Array:
     """The outer product of the flattened arrays: ``a[i] * b[j]`` (``numpy.outer``).
 

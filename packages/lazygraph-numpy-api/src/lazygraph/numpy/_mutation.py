@@ -244,7 +244,7 @@ def place(arr: Any, mask: ArrayLike, vals: ArrayLike) -> None:
     _rebind(arr, lt.where(m, taken, flat))
 
 
-def putmask(a: Any, mask: ArrayLike, values: ArrayLike) -> None:
+def putmask(a: Any, /, mask: ArrayLike, values: ArrayLike) -> None:
     """Write ``values[i % len(values)]`` into the flat position ``i`` of ``a``
     wherever ``mask`` (of ``a``'s size) is true (``numpy.putmask``; an array
     ``values`` must cast safely to ``a``'s dtype).

@@ -435,7 +435,7 @@ class _Sorted:
         return result
 
 
-@accepts_out()
+@accepts_out(exact=None)  # (numpy broadcasts into out here)
 def nanmedian(
     a: ArrayLike,
     axis: Any = None,
@@ -564,7 +564,7 @@ def _check_quantiles(q: Any, scale: float, name: str) -> tuple[np.ndarray, bool]
     return qs, weak
 
 
-@accepts_out()
+@accepts_out(exact=None)  # (numpy broadcasts into out here)
 def nanquantile(
     a: ArrayLike,
     q: Any,
@@ -588,7 +588,7 @@ def nanquantile(
     return _nan_quantile("nanquantile", a, qs, weak, axis, method, keepdims, weights)
 
 
-@accepts_out()
+@accepts_out(exact=None)  # (numpy broadcasts into out here)
 def nanpercentile(
     a: ArrayLike,
     q: Any,

@@ -275,7 +275,7 @@ def _quantile(
     return wrap(result)
 
 
-@accepts_out()
+@accepts_out(exact=None)  # (numpy broadcasts into out here)
 def quantile(
     a: ArrayLike,
     q: Any,
@@ -301,7 +301,7 @@ def quantile(
     return _quantile("quantile", a, qs, weak, axis, method, keepdims, weights)
 
 
-@accepts_out()
+@accepts_out(exact=None)  # (numpy broadcasts into out here)
 def percentile(
     a: ArrayLike,
     q: Any,

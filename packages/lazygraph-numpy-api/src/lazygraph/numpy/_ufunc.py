@@ -71,6 +71,24 @@ def ufunc_dtype(name: str, out: Any, kwargs: dict[str, Any]) -> np.dtype[Any] | 
     return None if dtype is None else np.dtype(dtype)
 
 
+def _huge_ints_beside_inexact(args: Sequence[Any]) -> Sequence[Any]:
+    """``args`` with each Python int beyond int64 made a Python float when another
+    operand is inexact: numpy converts such an int to the float it meets
+    (``add(1.0, 2**100)`` is a float64), where alone it would need an object
+    array."""
+    huge = [type(a) is int and not -(2**63) <= a < 2**63 for a in args]
+    if not any(huge):
+        return args
+    inexact = any(
+        isinstance(a, (float, complex)) or (hasattr(a, "dtype") and np.dtype(a.dtype).kind in "fc")
+        for a, h in zip(args, huge, strict=True)
+        if not h
+    )
+    if not inexact:
+        return args
+    return [float(a) if h else a for a, h in zip(args, huge, strict=True)]
+
+
 def apply_ufunc(
     name: str,
     fn: Callable[..., Any],
@@ -85,6 +103,7 @@ def apply_ufunc(
     TypeError there too). The public function's wrapper
     (:mod:`lazygraph.numpy._errors`) names ``name`` in the errors raised here.
     """
+    args = _huge_ints_beside_inexact(args)
     if out is None and not kwargs:
         result = elementwise(fn, args)  # known small operands: computed at once
         if result is not None:
@@ -211,11 +230,34 @@ def out_position(func: Callable[..., Any]) -> int:
     return -1
 
 
-def accepts_out(kind: str = "array", casting: str = "unsafe") -> Callable[[F], F]:
+def check_exact_out(
+    name: str, result: Any, out: Any, error: type[Exception] = ValueError, same_dtype: bool = False
+) -> None:
+    """numpy's error for an ``out`` that is not of the result's shape (or, with
+    ``same_dtype``, dtype and C order): a reduction is never broadcast into ``out``."""
+    got, want = tuple(out.shape), tuple(result.shape)
+    if got != want:
+        raise error(f"{name}: output array has the wrong shape: expected {want}, got {got}")
+    if same_dtype and (np.dtype(out.dtype) != result.dtype or not out.flags.c_contiguous):
+        raise ValueError(
+            f"{name}: output array is not acceptable: it must be C-contiguous, of the "
+            f"result's dtype {result.dtype}; got dtype {np.dtype(out.dtype)}"
+        )
+
+
+def accepts_out(
+    kind: str = "array",
+    casting: str = "unsafe",
+    exact: type[Exception] | None = ValueError,
+    same_dtype: bool = False,
+) -> Callable[[F], F]:
     """Give a namespace function numpy's ``out=`` (keyword or positional): the
     function computes its result as usual, which is then written into ``out``
     (:func:`write_out`) and ``out`` returned. Reductions and the other
-    non-ufunc functions cast into ``out`` unsafely, as numpy's do.
+    non-ufunc functions cast into ``out`` unsafely, as numpy's do, and need an
+    ``out`` of exactly the result's shape (``exact``: the error numpy raises
+    otherwise; None for a function that broadcasts into ``out`` as a ufunc
+    does); ``same_dtype``: also of exactly its dtype, C-contiguous (``dot``).
 
     >>> import numpy
     >>> @accepts_out()
@@ -242,7 +284,10 @@ def accepts_out(kind: str = "array", casting: str = "unsafe") -> Callable[[F], F
                 out = kwargs.pop("out", None)
             if out is None:
                 return func(*args, **kwargs)
-            return write_out(name, func(*args, **kwargs), out, casting=casting, kind=kind)
+            result = func(*args, **kwargs)
+            if exact is not None:
+                check_exact_out(name, result, single_out(name, out), exact, same_dtype)
+            return write_out(name, result, out, casting=casting, kind=kind)
 
         return with_out  # type: ignore[return-value]
 

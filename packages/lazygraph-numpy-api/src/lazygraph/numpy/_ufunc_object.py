@@ -49,7 +49,7 @@ import lazygraph.tensor as lt
 import numpy as np
 from lazygraph.numpy._array import Array
 from lazygraph.numpy._convert import as_variable, asarray
-from lazygraph.numpy._ufunc import write_out
+from lazygraph.numpy._ufunc import check_exact_out, single_out, write_out
 
 __all__ = ["frompyfunc", "ufunc", "vectorize"]
 
@@ -89,6 +89,16 @@ _REORDERABLE = frozenset(_ORDER_FREE | {"add", "multiply"})
 _UNSUPPORTED_CHARS = frozenset("egGOMmSUVT")
 #: at most this many segments are recorded one reduction each by ``reduceat``
 _REDUCEAT_MAX_SEGMENTS = 256
+
+
+def _write_reduced(name: str, result: Any, out: Any) -> Any:
+    """``result`` of a reduce-like method written into ``out``, which must have
+    exactly its shape: numpy does not broadcast a reduction into ``out``
+    (``add.reduce(ones((4, 3)), axis=0, out=empty((1, 3)))`` is a ValueError)."""
+    out = single_out(name, out)
+    if out is not None:
+        check_exact_out(name, result, out)
+    return write_out(name, result, out, casting="unsafe", kind="array")
 
 
 class ufunc:  # noqa: N801 (numpy's name)
@@ -177,6 +187,12 @@ class ufunc:  # noqa: N801 (numpy's name)
             )
         if self.__name__.startswith("logical_"):
             x = x.astype(bool)
+        if initial is None:  # numpy: no identity, so an empty reduction fails
+            if 0 in [x.shape[i] for i in axes]:
+                raise ValueError(
+                    f"zero-size array to reduction operation {self.__name__} which has no identity"
+                )
+            initial = _NO_VALUE
         if where is not True:
             fill = self.identity if self.identity is not None else initial
             if fill is _NO_VALUE:
@@ -202,7 +218,7 @@ class ufunc:  # noqa: N801 (numpy's name)
                 "reduce", (x,), axis=axis, dtype=dtype, out=out, keepdims=keepdims,
                 initial=initial, where=where,
             )  # fmt: skip
-        return write_out(f"{self.__name__}.reduce", result, out, casting="unsafe", kind="array")
+        return _write_reduced(f"{self.__name__}.reduce", result, out)
 
     def accumulate(self, array: Any, axis: int = 0, dtype: Any = None, out: Any = None) -> Any:
         """The running reduction of ``array`` along ``axis`` (``numpy.ufunc.accumulate``).
@@ -229,7 +245,7 @@ class ufunc:  # noqa: N801 (numpy's name)
             result = self._scan(x, ax)
         else:
             return self._numpy("accumulate", (x,), axis=axis, dtype=dtype, out=out)
-        return write_out(f"{self.__name__}.accumulate", result, out, casting="unsafe", kind="array")
+        return _write_reduced(f"{self.__name__}.accumulate", result, out)
 
     def outer(self, A: Any, B: Any, /, **kwargs: Any) -> Any:
         """This ufunc on every pair of elements of ``A`` and ``B``: the result has
@@ -332,7 +348,7 @@ class ufunc:  # noqa: N801 (numpy's name)
             result = x[(slice(None),) * ax + (slice(0, 0),)]
         else:
             result = concatenate(parts, axis=ax)
-        return write_out(f"{self.__name__}.reduceat", result, out, casting="unsafe", kind="array")
+        return _write_reduced(f"{self.__name__}.reduceat", result, out)
 
     # -- helpers ---------------------------------------------------------------
 
@@ -367,6 +383,8 @@ class ufunc:  # noqa: N801 (numpy's name)
             column = _namespace("broadcast_to")(first, (*flat.shape[:-1], 1))
             flat = _namespace("concatenate")([column, flat], axis=-1)
         n = flat.shape[-1]
+        if n <= 1:
+            self(flat[..., :0], flat[..., :0])  # (numpy's TypeError for a dtype it has no loop for)
         if n == 0:
             if self.identity is None:
                 raise ValueError(
@@ -394,6 +412,8 @@ class ufunc:  # noqa: N801 (numpy's name)
         """The running reduction along ``axis`` as a log-step (Hillis-Steele) scan."""
         y = _namespace("moveaxis")(x, axis, -1)
         n, shift = y.shape[-1], 1
+        if n <= 1:
+            self(y[..., :0], y[..., :0])  # (numpy's TypeError for a dtype it has no loop for)
         while shift < n:
             combined = self(y[..., : n - shift], y[..., shift:]).astype(y.dtype)
             y = _namespace("concatenate")([y[..., :shift], combined], axis=-1)

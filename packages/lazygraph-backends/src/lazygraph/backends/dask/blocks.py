@@ -106,13 +106,8 @@ def elemwise_block(source: str | None, node: Apply, *blocks: Any) -> Any:
     if source is not None and source not in _failed:
         from numba.core.errors import NumbaError
 
-        from lazygraph.backends.numba import cache as disk
-
         try:
-            # a call that compiles writes its module's cache manifest on return,
-            # on this thread: a worker process may end without running atexit
-            with disk.deferred_manifests():
-                outs = _kernel(source)(*blocks)
+            outs = _kernel(source)(*blocks)
         except NumbaError as exc:
             _failed.add(source)
             from lazygraph.backends.dask.dispatch import DaskFallbackWarning

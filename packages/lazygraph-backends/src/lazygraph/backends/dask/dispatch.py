@@ -77,7 +77,9 @@ def _ensure_registered() -> None:
         indexing,
         linalg,
         reduction,
+        setops,
         shape,
+        spectral,
         structure,
     )
 

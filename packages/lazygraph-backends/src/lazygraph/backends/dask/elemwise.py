@@ -2,14 +2,16 @@
 rewrites make), ``FusedReduce`` and ``DimShuffle``.
 
 An elementwise node becomes ONE ``dask.array.blockwise`` layer: one task per
-output chunk, running the node's numba kernel (the numba backend's own, for the
-node's dtypes and ranks) on the input blocks. dask aligns the inputs' chunks
-and broadcasts blocks of size-1 axes, as its own elementwise functions do. The
-task holds the kernel's source text and the detached node
-(:mod:`.blocks`), so it pickles; each process loads the kernel once, through
-numba's on-disk cache. Where the node has no kernel, or its kernel does not
-compile for the chunks' types, its ``perform`` runs per chunk: exact, since
-each element depends on the same element of the inputs.
+output chunk, running on the input blocks either the node's numba kernel (the
+numba backend's own, for the node's dtypes and ranks) or its numpy ``perform``
+over cache-sized blocks of the chunk, as ``config.dask_chunk_kernels`` and the
+rule in :mod:`.blocked` decide. dask aligns the inputs' chunks and broadcasts
+blocks of size-1 axes, as its own elementwise functions do. The task holds the
+kernel's source text and the detached node (:mod:`.blocks`), so it pickles; each
+process loads the kernel once, through numba's on-disk cache. Where the node has
+no kernel its ``perform`` runs over blocks of each chunk, and where the kernel
+does not compile for the chunks' types, on each chunk: exact, since each element
+depends on the same element of the inputs.
 
 >>> import numpy as np
 >>> import lazygraph.tensor as lt
@@ -31,6 +33,7 @@ import dask.array as da
 import numpy as np
 from dask.base import tokenize
 
+from lazygraph.backends.dask.blocked import blocked_block, chunk_kernel, chunk_kernels_setting
 from lazygraph.backends.dask.blocks import detached, elemwise_block, output_of
 from lazygraph.backends.dask.dispatch import DaskFallbackWarning, register
 from lazygraph.backends.dask.linker import known_shape, to_dask
@@ -87,19 +90,23 @@ def lower_elemwise(node: Apply, values: Sequence[Any]) -> list[Any]:
     args: list[Any] = []
     for a in arrays:
         args += [a, tuple(range(a.ndim))[::-1]]
-    source = kernel_source(node)
+    setting = chunk_kernels_setting()
+    how = chunk_kernel(node) if setting == "auto" else setting
+    source = kernel_source(node) if how == "numba" else None
+    # without a kernel, the python perform: the blocked evaluation runs that too
+    fn: Any = elemwise_block if source is not None else blocked_block
+    lead: tuple[Any, ...] = (source, None) if source is not None else ()
     scalar = node.op.scalar_op  # type: ignore[attr-defined]
     what = "fused" if isinstance(scalar, Composite) else getattr(scalar, "name", "elemwise")
-    name = f"lazygraph-{what}-{tokenize(source, str(node.op), *arrays)}"
+    name = f"lazygraph-{what}-{tokenize(source, str(node.op), fn.__name__, *arrays)}"
     outputs = node.outputs
     dtypes = [np.dtype(o.type.dtype) for o in outputs]  # type: ignore[attr-defined]
     if len(outputs) == 1:
         return [
             da.blockwise(
-                elemwise_block,
+                fn,
                 out_ind,
-                source,
-                None,
+                *lead,
                 detached(node),
                 None,
                 *args,
@@ -109,10 +116,9 @@ def lower_elemwise(node: Apply, values: Sequence[Any]) -> list[Any]:
             )
         ]
     together = da.blockwise(
-        elemwise_block,
+        fn,
         out_ind,
-        source,
-        None,
+        *lead,
         detached(node),
         None,
         *args,

@@ -1,7 +1,7 @@
 """Lowerings of indexing with several index arrays (``AdvancedSubtensor``), of
 the updates through them (``AdvancedIncSubtensor``: ``x[idx] = y``,
 ``x[idx] += y`` and ``np.add.at``), of ``take`` and ``take_along_axis`` (and
-its gradient ``IncAlongAxis``).
+its gradient ``IncAlongAxis``), and of ``SliceLength``.
 
 Index arrays are small next to the data they index, and a chunk's task must
 know which of them fall in it: an index array computed from the data (a dask
@@ -15,7 +15,12 @@ the chunk (assignment, in-place addition or ``np.add.at``) with the local
 positions, so repeated indices accumulate (``np.add.at``) or the last write
 wins (``x[idx] = y``, ``x[idx] += y``) exactly as numpy does; the other chunks
 are kept as they are. ``take_along_axis`` runs per chunk with the taken axis in
-one chunk (the rechunk it needs), so its indices may stay dask arrays.
+one chunk (the rechunk it needs), so its indices may stay dask arrays. Its
+gradient, where the indices are broadcast over size-1 axes of ``x`` (their
+entries accumulate onto one element), merges those axes and the taken axis
+into one line, in numpy's order, and adds along it per chunk. ``SliceLength``
+(the length of a slice whose bounds are computed from the data) is one task on
+the 0-d values.
 
 >>> import numpy as np
 >>> x = da.from_array(np.arange(12.0).reshape(3, 4), chunks=2)
@@ -38,7 +43,7 @@ from dask.base import tokenize
 from dask.highlevelgraph import HighLevelGraph
 
 from lazygraph.backends.dask.blocks import detached, node_perform
-from lazygraph.backends.dask.dispatch import Unsupported, register
+from lazygraph.backends.dask.dispatch import register
 from lazygraph.backends.dask.linker import known_shape, to_dask
 from lazygraph.backends.dask.shape import (
     _check_update_shape,
@@ -55,7 +60,8 @@ from lazygraph.tensor.advanced_subtensor import (
     Take,
     TakeAlongAxis,
 )
-from lazygraph.tensor.indexing import numpy_index
+from lazygraph.tensor.indexing import SliceLength, numpy_index
+from lazygraph.tensor.type import TensorType
 
 __all__ = ["index_arrays", "scatter", "update_points"]
 
@@ -411,10 +417,39 @@ def _lower_inc_along_axis(node: Apply, values: Sequence[Any]) -> list[Any]:
             node, np.empty(x.shape, x.dtype), np.asarray(ib.compute()), np.zeros(shape, y.dtype)
         )
         return [x]
+    y = da.broadcast_to(known_shape(to_dask(y)), shape)
     if x.shape != xb.shape:
-        raise Unsupported(
-            f"indices of shape {ib.shape} broadcast beyond the array's shape {x.shape} "
-            "(their entries along a size-1 axis would accumulate)"
-        )
-    y = da.broadcast_to(known_shape(to_dask(y)), shape).rechunk(ib.chunks)
-    return [_per_line(node, op.axis, xb, [xb, ib, y], [False, True, True])]
+        return [_inc_along_merged(node, x, ib, y, op.axis)]
+    return [_per_line(node, op.axis, xb, [xb, ib, y.rechunk(ib.chunks)], [False, True, True])]
+
+
+def _inc_along_merged(node: Apply, x: Any, i: Any, y: Any, axis: int) -> Any:
+    """``IncAlongAxis`` where the indices ``i`` (and ``y``, both of the broadcast
+    shape) are longer than ``x`` on size-1 axes of ``x``: np.add.at adds their
+    entries onto the one element of ``x`` there, in the C order of ``i``. The
+    axes ``merged`` (those and ``axis``) move last, in order, and become one
+    line (its C order is numpy's), along which the plain lowering adds."""
+    merged = [d for d in range(x.ndim) if d == axis or x.shape[d] != i.shape[d]]
+    rest = [d for d in range(x.ndim) if d not in merged]
+    order = rest + merged
+    limit = int(config.dask_chunk_size)
+    lead = tuple(i.shape[d] for d in rest)
+    xt = x.transpose(order).reshape((*lead, x.shape[axis]), limit=limit)
+    it = i.transpose(order).reshape((*lead, -1), limit=limit)
+    yt = y.transpose(order).reshape((*lead, -1), limit=limit)
+    last = len(rest)
+    flat = [TensorType(v.dtype, (None,) * (last + 1))() for v in (xt, it, yt)]
+    line = Apply(type(node.op)(last), flat, [flat[0].type()])
+    xb, ib, _ = _along_axis(xt, it, last)
+    out = _per_line(line, last, xb, [xb, ib, yt.rechunk(ib.chunks)], [False, True, True])
+    out = out.reshape(tuple(x.shape[d] for d in order), limit=limit)
+    return out.transpose(tuple(int(d) for d in np.argsort(order)))
+
+
+@register(SliceLength)
+def _lower_slice_length(node: Apply, values: Sequence[Any]) -> list[Any]:
+    args: list[Any] = [detached(node), None]
+    for v in values:
+        args += [to_dask(v), ()]
+    meta = np.empty((), np.int64)
+    return [da.blockwise(_perform_block, (), *args, dtype=np.int64, meta=meta)]

@@ -7,13 +7,24 @@ when this process has loaded it already, else from ``<cache dir>/lg_<hash>.py``
 stores their machine code in ``__pycache__`` beside it. A second process
 therefore compiles nothing.
 
-Integrity: after Numba writes cache files for a module, a manifest
-``<stem>.manifest.json`` records the format version, the Numba version and the
-SHA-256 of every cache file of that module. Before a module is imported, its
-files are checked against the manifest; a missing manifest, a different
-version, a changed or truncated file all make the entry untrusted: its cache
-files are deleted (Numba recompiles) and a :class:`CacheWarning` says so. A
-module source whose text does not match its name's hash is rewritten.
+Integrity: Numba's cache of a kernel module is guarded by
+:class:`VerifiedCache`. When Numba saves a compiled signature, a manifest
+``<stem>.manifest.json`` is written with it, recording the format version, the
+Numba version and the SHA-256 of every cache file of the module. Before Numba
+loads a signature from disk, the module's files are checked against the
+manifest; a missing manifest, a different version, a changed or truncated file
+all make the entry untrusted: its cache files are deleted (Numba recompiles)
+and a :class:`CacheWarning` says so. A module source whose text does not match
+its name's hash is rewritten.
+
+Several processes share one cache directory (pytest-xdist workers, dask
+workers, notebooks): saving a signature with its manifest, and checking and
+loading one, hold an exclusive lock on ``<stem>.lock`` (``fcntl.flock``), so no
+process ever sees another's half-recorded entry, and each process's new
+signatures land in the shared index. The lock is released when a process dies,
+and files it left without a manifest entry are then discarded as above.
+Without ``fcntl`` (Windows) there is no lock: a process that sees an entry
+another one is still recording recompiles it, with a warning.
 
 The directory is ``config.cache_dir`` (``LAZYGRAPH_CACHE_DIR``) or a per-user
 default (``$XDG_CACHE_HOME/lazygraph``, else ``~/.cache/lazygraph``), with a
@@ -53,11 +64,15 @@ from typing import Any
 
 from lazygraph.configuration import config
 
+try:
+    import fcntl
+except ImportError:  # Windows: no advisory locks (see the module docstring)
+    fcntl = None  # type: ignore[assignment]
+
 __all__ = [
     "FORMAT_VERSION",
     "CacheWarning",
     "cache_root",
-    "deferred_manifests",
     "has_code",
     "helper_options",
     "is_loaded",
@@ -78,7 +93,6 @@ class CacheWarning(UserWarning):
 _lock = threading.RLock()
 _modules: dict[str, ModuleType] = {}
 _roots: dict[str, Path | None] = {}
-_listener_installed = False
 
 
 def source_hash(source: str) -> str:
@@ -117,15 +131,16 @@ def _numba_version() -> str:
 
 
 def _cache_files(root: Path, stem: str) -> list[Path]:
-    """``stem``'s files, without those another process is writing right now
-    (Numba writes ``<file>.tmp.<uuid>`` and renames it into place)."""
+    """Numba's cache files of ``stem`` (its index and data files), without
+    those a process is writing right now (Numba writes ``<file>.tmp.<uuid>``
+    and renames it into place)."""
     pycache = root / "__pycache__"
     if not pycache.is_dir():
         return []
     return sorted(
         p
         for p in pycache.iterdir()
-        if p.name.startswith(stem + ".") and ".tmp." not in p.name and not p.name.endswith(".tmp")
+        if p.name.startswith(stem + ".") and p.suffix in (".nbi", ".nbc")
     )
 
 
@@ -147,7 +162,7 @@ def _atomic_write(path: Path, data: bytes) -> None:
 def _verify(root: Path, stem: str) -> None:
     """Delete the Numba cache files of ``stem`` unless its manifest vouches for
     every one of them."""
-    files = [p for p in _cache_files(root, stem) if not p.name.endswith(".manifest.json")]
+    files = _cache_files(root, stem)
     if not files:
         return
     manifest = _manifest_path(root, stem)
@@ -187,8 +202,6 @@ def record(root: Path, stem: str) -> None:
     """Write the manifest of ``stem``'s current Numba cache files."""
     files = {}
     for p in _cache_files(root, stem):
-        if p.name.endswith(".manifest.json"):
-            continue
         try:
             files[p.name] = _digest(p)
         except FileNotFoundError:  # removed meanwhile by another process
@@ -198,50 +211,59 @@ def record(root: Path, stem: str) -> None:
         _atomic_write(_manifest_path(root, stem), json.dumps(data, sort_keys=True).encode())
 
 
-#: stems whose functions compiled since their manifest was last written; Numba
-#: saves its cache files just after its compile event ends, so the manifest is
-#: written at the next opportunity (:func:`flush_pending`, also at exit).
-pending: dict[str, Path] = {}
-
-
-_pending_lock = threading.Lock()
-_local = threading.local()
-
-
-def flush_pending() -> None:
-    """Write the manifests of the modules that compiled something new."""
-    with _pending_lock:
-        items = list(pending.items())
-        pending.clear()
-    for stem, root in items:
-        record(root, stem)
-
-
 @contextlib.contextmanager
-def deferred_manifests() -> Iterator[None]:
-    """Modules compiled on this thread inside the block get their manifests
-    when it ends, on this thread. The background compiler uses it: another
-    thread's :func:`flush_pending` could otherwise run between the end of a
-    compile and Numba saving its files, and record a manifest without them."""
-    own: dict[str, Path] = {}
-    _local.pending = own
-    try:
-        yield
-    finally:
-        _local.pending = None
-        for stem, root in own.items():
-            record(root, stem)
+def _locked(root: Path, stem: str) -> Iterator[None]:
+    """Hold the exclusive lock of ``stem``'s entry (see the module docstring):
+    between processes by ``fcntl.flock`` where there is one, and between this
+    process's threads by :data:`_lock`."""
+    with _lock:
+        if fcntl is None:
+            yield
+            return
+        path = root / "__pycache__" / f"{stem}.lock"
+        path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+        fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX)
+            yield
+        finally:
+            os.close(fd)  # releases the lock
 
 
-def _on_compile_end(event: Any) -> None:
-    disp = (event.data or {}).get("dispatcher")
-    code = getattr(getattr(disp, "py_func", None), "__code__", None)
-    if code is None:
-        return
-    path = Path(code.co_filename)
-    if path.name.startswith(_PREFIX):
-        target = getattr(_local, "pending", None)
-        (pending if target is None else target)[path.stem] = path.parent
+def _verified_cache(dispatcher: Any, root: Path, stem: str) -> Any:
+    """A Numba function cache for ``dispatcher`` whose loads are checked
+    against ``stem``'s manifest and whose saves record it, both under the
+    entry's lock."""
+    from numba.core.caching import FunctionCache
+
+    class VerifiedCache(FunctionCache):  # type: ignore[misc]
+        def load_overload(self, sig: Any, target_context: Any) -> Any:
+            with _locked(root, stem):
+                _verify(root, stem)
+                return super().load_overload(sig, target_context)
+
+        def save_overload(self, sig: Any, data: Any) -> None:
+            with _locked(root, stem):
+                super().save_overload(sig, data)
+                record(root, stem)
+
+    return VerifiedCache(dispatcher.py_func)
+
+
+def _guard(module: ModuleType, root: Path, stem: str) -> None:
+    """Give every cached Numba function defined in ``module`` a
+    :func:`_verified_cache` (not the kernels of other modules a graph
+    function's module imports: their entries are their own modules')."""
+    from numba.core.caching import FunctionCache
+    from numba.core.dispatcher import Dispatcher
+
+    for value in list(vars(module).values()):
+        if (
+            isinstance(value, Dispatcher)
+            and value.py_func.__module__ == module.__name__
+            and isinstance(value._cache, FunctionCache)
+        ):
+            value._cache = _verified_cache(value, root, stem)
 
 
 def has_code(key: str) -> bool:
@@ -249,27 +271,6 @@ def has_code(key: str) -> bool:
     ``key`` (checked by :func:`load_source` when it loaded the module)."""
     root = cache_root()
     return root is not None and _manifest_path(root, _PREFIX + key).exists()
-
-
-def _install_listener() -> None:
-    global _listener_installed
-    if _listener_installed:
-        return
-    import atexit
-
-    from numba.core import event
-
-    class _Listener(event.Listener):  # type: ignore[misc]
-        def on_start(self, ev: Any) -> None:
-            if pending:
-                flush_pending()
-
-        def on_end(self, ev: Any) -> None:
-            _on_compile_end(ev)
-
-    event.register("numba:compile", _Listener())
-    atexit.register(flush_pending)
-    _listener_installed = True
 
 
 def _exec_in_memory(source: str, name: str) -> ModuleType:
@@ -416,6 +417,28 @@ def helper_options(module_file: str) -> dict[str, Any]:
     return {"cache": cache, "error_model": "numpy", "nogil": True, "no_cfunc_wrapper": True}
 
 
+def _write_source(root: Path, stem: str, path: Path, source: str) -> None:
+    """Write ``source`` to ``path`` unless it is there already; a different
+    text there (corrupted) is replaced, and its cache files dropped, with a
+    warning."""
+    try:
+        existing = path.read_text() if path.exists() else None
+    except (OSError, UnicodeDecodeError):
+        existing = None
+    if existing == source:
+        return
+    if existing is not None:
+        warnings.warn(
+            f"lazygraph numba cache source {path} is corrupted; rewriting it",
+            CacheWarning,
+            stacklevel=4,
+        )
+        for p in _cache_files(root, stem):
+            with contextlib.suppress(OSError):
+                p.unlink()
+    _atomic_write(path, source.encode())
+
+
 def load_source(source: str, persist: bool = True) -> ModuleType:
     """The module of ``source`` (generated kernel code), loaded once per process,
     from the disk cache when ``persist`` and a cache directory is available."""
@@ -425,38 +448,22 @@ def load_source(source: str, persist: bool = True) -> ModuleType:
         if module is not None:
             return module
         stem = _PREFIX + key
-        if pending:
-            flush_pending()
         root = cache_root() if persist else None
         if root is not None and not _trusted(root, stem):
             root = None
         if root is None:
             module = _exec_in_memory(source.replace("cache=True", "cache=False"), stem)
         else:
-            _install_listener()
             path = root / f"{stem}.py"
-            try:
-                existing = path.read_text() if path.exists() else None
-            except (OSError, UnicodeDecodeError):
-                existing = None
-            if existing != source:
-                if existing is not None:
-                    warnings.warn(
-                        f"lazygraph numba cache source {path} is corrupted; rewriting it",
-                        CacheWarning,
-                        stacklevel=3,
-                    )
-                    for p in _cache_files(root, stem):
-                        with contextlib.suppress(OSError):
-                            p.unlink()
-                _atomic_write(path, source.encode())
-            _verify(root, stem)
+            with _locked(root, stem):
+                _write_source(root, stem, path, source)
             name = f"lazygraph_numba_cache.{stem}"
             spec = importlib.util.spec_from_file_location(name, path)
             assert spec is not None and spec.loader is not None
             module = importlib.util.module_from_spec(spec)
             sys.modules[name] = module
             spec.loader.exec_module(module)
+            _guard(module, root, stem)
         _modules[key] = module
         return module
 

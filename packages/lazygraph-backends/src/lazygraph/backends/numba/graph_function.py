@@ -214,8 +214,7 @@ def whole_graph(
     compile_stats.graph_functions += 1
     const_values = tuple(_constant_value(c) for c in constants)
     if sig is not None:
-        with disk.deferred_manifests():
-            graph_fn.compile(sig + _arg_types(const_values))
+        graph_fn.compile(sig + _arg_types(const_values))
     parallel_slot: list[background.Slot] = []
     failed: list[bool] = []
     numba_error = _numba_errors()
@@ -228,8 +227,7 @@ def whole_graph(
         fn = disk.load_source(src).graph
         compile_stats.graph_functions += 1
         if background.enabled():
-            with disk.deferred_manifests():
-                fn.compile(types + _arg_types(const_values))
+            fn.compile(types + _arg_types(const_values))
         return fn
 
     def parallel_graph(args: tuple[Any, ...]) -> Any:
@@ -254,8 +252,6 @@ def whole_graph(
             # a kernel that does not type for these inputs: run node by node
             failed.append(True)
             return runner(*args)
-        if disk.pending:
-            disk.flush_pending()
         return list(results)
 
     return run

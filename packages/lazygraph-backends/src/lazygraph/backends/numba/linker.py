@@ -281,8 +281,7 @@ class Kernel:
                 return False
 
             def compile_loop() -> bool:
-                with disk.deferred_manifests():
-                    loop.compile()
+                loop.compile()
                 return True
 
             slot = self._queued[FlatLoop] = background.Slot(compile_loop)
@@ -291,8 +290,7 @@ class Kernel:
         return None if slot.error is not None else False
 
     def _compile(self, sig: tuple[Any, ...]) -> bool:
-        with disk.deferred_manifests():
-            self.fn.compile(sig)
+        self.fn.compile(sig)
         return True
 
     @property
@@ -332,8 +330,7 @@ class Kernel:
         key = disk.source_hash(source)
         fn = disk.load_source(source).kernel
         if background.enabled() and sig:
-            with disk.deferred_manifests():
-                fn.compile(sig)
+            fn.compile(sig)
         self.parallel_key = key
         compile_stats.parallel_kernels += 1
         return fn
@@ -644,8 +641,6 @@ def _single_node(
             fallback.append(_node_by_node(fgraph, [node], [None]))
             _warn_fallback(node, "its kernel does not compile for these inputs")
             return list(fallback[0](*args))
-        if disk.pending:
-            disk.flush_pending()
         return list(results)
 
     return run_direct
@@ -762,8 +757,6 @@ def _node_by_node(
                 row.calls += 1
         if check and complete:
             checking[0] = False
-        if disk.pending:
-            disk.flush_pending()
         return [
             copy.copy(values[s]) if dup else values[s]
             for s, dup in zip(output_slots, copy_output, strict=True)
