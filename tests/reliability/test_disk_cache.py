@@ -209,16 +209,25 @@ def _populate(cache, k: int) -> Path:
     return root
 
 
+def _entry(cache, root: Path, k: int) -> Path:
+    """The directory of kernel ``k``'s module in the cache: its source, and
+    Numba's files in its ``__pycache__``."""
+    return root / f"lg_{cache.source_hash(_kernel_source(k))}"
+
+
 def test_cache_dir_is_private(numba_cache) -> None:
     root = _populate(numba_cache, 1)
-    for d in (root.parent, root):
+    entry = _entry(numba_cache, root, 1)
+    assert (entry / f"{entry.name}.py").is_file()
+    for d in (root.parent, root, entry, entry / "__pycache__"):
         assert stat.S_IMODE(d.stat().st_mode) == 0o700
         assert d.stat().st_uid == os.getuid()
 
 
 def test_truncated_entry_is_rebuilt_with_a_warning(numba_cache) -> None:
     root = _populate(numba_cache, 2)
-    files = [p for p in (root / "__pycache__").iterdir() if p.suffix in (".nbi", ".nbc")]
+    pycache = _entry(numba_cache, root, 2) / "__pycache__"
+    files = [p for p in pycache.iterdir() if p.suffix in (".nbi", ".nbc")]
     assert files
     victim = max(files, key=lambda p: p.stat().st_size)
     victim.write_bytes(victim.read_bytes()[: victim.stat().st_size // 2])
@@ -258,7 +267,7 @@ def test_another_process_writing_an_entry_is_left_alone(numba_cache) -> None:
     taken as corruption (deleting it would fail that process's rename), and a
     file removed while a manifest is being recorded is left out of it."""
     root = _populate(numba_cache, 5)
-    pycache = root / "__pycache__"
+    pycache = _entry(numba_cache, root, 5) / "__pycache__"
     index = next(pycache.glob("*.nbi"))
     stem = index.name.split(".")[0]
     in_flight = pycache / f"{index.name[:-4]}.1.nbc.tmp.0123456789abcdef"

@@ -77,6 +77,8 @@ def _run(tmp_path: Path, cache: Path) -> subprocess.CompletedProcess[str]:
 def test_helpers_cache_under_the_cache_directory(tmp_path: Path) -> None:
     if importlib.util.find_spec("numba") is None:
         pytest.skip("numba is not installed")
+    from lazygraph.backends.numba.cache import FORMAT_VERSION
+
     cache = tmp_path / "cache"
     result = _run(tmp_path, cache)
     assert result.returncode == 0, result.stderr
@@ -84,7 +86,7 @@ def test_helpers_cache_under_the_cache_directory(tmp_path: Path) -> None:
     assert "helpers.row_max" in paths, sorted(paths)
     elsewhere = {name: p for name, p in paths.items() if not Path(p).is_relative_to(cache)}
     assert not elsewhere, f"cached outside LAZYGRAPH_CACHE_DIR: {elsewhere}"
-    helpers = cache / "numba-v1" / "helpers"
+    helpers = cache / f"numba-v{FORMAT_VERSION}" / "helpers"
     cached = {p.name.split(".")[0] for p in helpers.rglob("*.nbi")}
     assert {"subtensor", "blas"} <= cached, sorted(cached)
     for d in [helpers, *(p for p in helpers.rglob("*") if p.is_dir())]:
@@ -97,10 +99,12 @@ def test_untrusted_helper_cache_is_not_loaded(tmp_path: Path) -> None:
     helpers compile in memory, with a warning, and are cached nowhere else."""
     if importlib.util.find_spec("numba") is None:
         pytest.skip("numba is not installed")
+    from lazygraph.backends.numba.cache import FORMAT_VERSION
+
     cache = tmp_path / "cache"
-    helpers = cache / "numba-v1" / "helpers"
+    helpers = cache / f"numba-v{FORMAT_VERSION}" / "helpers"
     helpers.mkdir(parents=True)
-    for d in (cache, cache / "numba-v1"):
+    for d in (cache, cache / f"numba-v{FORMAT_VERSION}"):
         d.chmod(0o700)
     helpers.chmod(0o777)
     result = _run(tmp_path, cache)
