@@ -174,14 +174,16 @@ def test_processes_compiling_one_module_share_its_signatures(tmp_path: Path) -> 
         )
 
     first = child("int64,int32", pause=True)
-    deadline = time.monotonic() + 300
-    while not paused.exists():
-        assert first.poll() is None, first.communicate()[1]
-        assert time.monotonic() < deadline, "the first process never compiled"
-        time.sleep(0.05)
-    second = _result(child("float64,int64"))
+    try:
+        deadline = time.monotonic() + 300
+        while not paused.exists():
+            assert first.poll() is None, first.communicate()[1]
+            assert time.monotonic() < deadline, "the first process never compiled"
+            time.sleep(0.05)
+        second = _result(child("float64,int64"))
+    finally:
+        go.write_text("x")  # never leave the first process waiting, even on failure
     assert second == {"out": [9.0, 9.0], "compiled": 1, "loaded": 1, "warnings": []}
-    go.write_text("x")
     assert _result(first) == {"out": [9.0, 9.0], "compiled": 2, "loaded": 0, "warnings": []}
     third = _result(child("int64,int32,float64"))
     assert third == {"out": [9.0] * 3, "compiled": 0, "loaded": 3, "warnings": []}

@@ -65,6 +65,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
+from lazygraph.backends.numba.compiling import compile_lean
 from lazygraph.configuration import config
 
 try:
@@ -214,19 +215,22 @@ def record(root: Path, stem: str) -> None:
         _atomic_write(_manifest_path(root, stem), json.dumps(data, sort_keys=True).encode())
 
 
+_stem_locks: dict[str, threading.RLock] = {}
+
+
 @contextlib.contextmanager
 def _locked(root: Path, stem: str) -> Iterator[None]:
     """Hold the exclusive lock of ``stem``'s entry (see the module docstring):
-    between processes by ``fcntl.flock`` where there is one, and between this
-    process's threads by :data:`_lock`."""
+    between this process's threads by a lock of the entry's own, and between
+    processes by ``fcntl.flock`` where there is one. The entry's directories
+    exist already (:func:`load_source` makes them)."""
     with _lock:
+        thread_lock = _stem_locks.setdefault(stem, threading.RLock())
+    with thread_lock:
         if fcntl is None:
             yield
             return
-        path = root / stem / "__pycache__" / f"{stem}.lock"
-        for d in (path.parent.parent, path.parent):
-            d.mkdir(mode=0o700, exist_ok=True)
-        fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
+        fd = os.open(root / stem / "__pycache__" / f"{stem}.lock", os.O_RDWR | os.O_CREAT, 0o600)
         try:
             fcntl.flock(fd, fcntl.LOCK_EX)
             yield
@@ -234,40 +238,57 @@ def _locked(root: Path, stem: str) -> Iterator[None]:
             os.close(fd)  # releases the lock
 
 
+_verified_cache_class: Any = None
+
+
 def _verified_cache(dispatcher: Any, root: Path, stem: str) -> Any:
     """A Numba function cache for ``dispatcher`` whose loads are checked
     against ``stem``'s manifest and whose saves record it, both under the
     entry's lock."""
-    from numba.core.caching import FunctionCache
+    global _verified_cache_class
+    if _verified_cache_class is None:
+        from numba.core.caching import FunctionCache
 
-    class VerifiedCache(FunctionCache):  # type: ignore[misc]
-        def load_overload(self, sig: Any, target_context: Any) -> Any:
-            with _locked(root, stem):
-                _verify(root, stem)
-                return super().load_overload(sig, target_context)
+        class VerifiedCache(FunctionCache):  # type: ignore[misc]
+            entry: tuple[Path, str]
 
-        def save_overload(self, sig: Any, data: Any) -> None:
-            with _locked(root, stem):
-                super().save_overload(sig, data)
-                record(root, stem)
+            def load_overload(self, sig: Any, target_context: Any) -> Any:
+                with _locked(*self.entry):
+                    _verify(*self.entry)
+                    return super().load_overload(sig, target_context)
 
-    return VerifiedCache(dispatcher.py_func)
+            def save_overload(self, sig: Any, data: Any) -> None:
+                with _locked(*self.entry):
+                    super().save_overload(sig, data)
+                    record(*self.entry)
+
+        _verified_cache_class = VerifiedCache
+    cache = _verified_cache_class(dispatcher.py_func)
+    cache.entry = (root, stem)
+    return cache
+
+
+def _own_dispatchers(module: ModuleType) -> list[Any]:
+    """The Numba functions defined in ``module`` (not the kernels of other
+    modules a graph function's module imports)."""
+    from numba.core.dispatcher import Dispatcher
+
+    return [
+        value
+        for value in vars(module).values()
+        if isinstance(value, Dispatcher) and value.py_func.__module__ == module.__name__
+    ]
 
 
 def _guard(module: ModuleType, root: Path, stem: str) -> None:
     """Give every cached Numba function defined in ``module`` a
-    :func:`_verified_cache` (not the kernels of other modules a graph
-    function's module imports: their entries are their own modules')."""
+    :func:`_verified_cache` (the kernels a graph function's module imports
+    have theirs, from their own modules' entries)."""
     from numba.core.caching import FunctionCache
-    from numba.core.dispatcher import Dispatcher
 
-    for value in list(vars(module).values()):
-        if (
-            isinstance(value, Dispatcher)
-            and value.py_func.__module__ == module.__name__
-            and isinstance(value._cache, FunctionCache)
-        ):
-            value._cache = _verified_cache(value, root, stem)
+    for dispatcher in _own_dispatchers(module):
+        if isinstance(dispatcher._cache, FunctionCache):
+            dispatcher._cache = _verified_cache(dispatcher, root, stem)
 
 
 def has_code(key: str) -> bool:
@@ -460,6 +481,8 @@ def load_source(source: str, persist: bool = True) -> ModuleType:
             module = _exec_in_memory(source.replace("cache=True", "cache=False"), stem)
         else:
             path = root / stem / f"{stem}.py"
+            for d in (root / stem, root / stem / "__pycache__"):
+                d.mkdir(mode=0o700, exist_ok=True)
             with _locked(root, stem):
                 _write_source(root, stem, path, source)
             name = f"lazygraph_numba_cache.{stem}"
@@ -469,6 +492,8 @@ def load_source(source: str, persist: bool = True) -> ModuleType:
             sys.modules[name] = module
             spec.loader.exec_module(module)
             _guard(module, root, stem)
+        for dispatcher in _own_dispatchers(module):
+            compile_lean(dispatcher)
         _modules[key] = module
         return module
 

@@ -13,8 +13,10 @@ test's ``SIGALRM`` handler) is replaced by one that only records the signal;
 when the outermost hold of the lock is released the handlers are put back and
 each recorded signal's handler is run there, so the ``KeyboardInterrupt``
 reaches the user a moment later, with Numba's state whole. Python runs signal
-handlers on the main thread only, so compiles on other threads (the background
-worker's) need nothing and are left alone. The lock is also held while a
+handlers on the main thread only, so compiles on other threads need nothing and
+are left alone: the background worker's, and those of our generated kernels,
+which compile on a thread of their own while the caller waits, so Ctrl-C reaches
+that caller at once (see :mod:`.compiling`). The lock is also held while a
 kernel's code is loaded from the disk cache, so that is covered too. The hold
 begins as the main thread asks for the lock: if the background worker holds it,
 Ctrl-C waits for the end of that compile as well.
