@@ -21,6 +21,7 @@ import lazygraph
 import lazygraph.numpy as lnp
 import lazygraph.tensor as lt
 import lazygraph.tensor.linalg as la
+from lazygraph import gradient
 from lazygraph.backends.dask import backend, blocks
 from lazygraph.backends.dask.dispatch import DaskFallbackWarning
 from lazygraph.compile.mode import Mode
@@ -440,6 +441,25 @@ def test_grad_over_a_chunked_array_equals_the_python_backend():
         with lazygraph.config.change(dask_chunk_size=160):
             got = lazygraph.grad(loss, mode="dask")(w, data)
     np.testing.assert_allclose(got, want, rtol=1e-12)
+
+
+def test_an_alloc_of_a_read_size_is_chunked_as_the_axis_it_was_read_from():
+    """The gradient of a mean allocates 1/n at the length of the mean's input
+    (``Alloc`` of a ``Shape_i``): it takes that input's chunks, so the
+    logistic-regression gradient step meets no rechunk (it had two, 32 tasks
+    each, on 16 chunks)."""
+    x, y, w = lt.dmatrix("x"), lt.dvector("y"), lt.dvector("w")
+    z = lt.dot(x, w)
+    step = gradient.grad(lt.mean(lt.logaddexp(0.0, z) - y * z), w)
+    f = lazygraph.function([x, y, w], step, mode=DASK, compile_options={"dask_arrays": True})
+    data = RNG.normal(size=(110, 3))  # 16 chunks of 7 rows, the last of 5
+    labels = (RNG.random(110) > 0.5).astype(np.float64)
+    weights = RNG.normal(size=3)
+    args = (da.from_array(data, chunks=(7, 3)), da.from_array(labels, chunks=7), weights)
+    (out,) = f.fn(*args)
+    assert not [name for name in out.dask.layers if name.startswith("rechunk")]
+    want = lazygraph.function([x, y, w], step, mode=PYTHON)(data, labels, weights)
+    np.testing.assert_allclose(out.compute(), want, rtol=1e-12)
 
 
 @pytest.mark.slow

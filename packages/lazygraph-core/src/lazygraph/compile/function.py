@@ -24,7 +24,7 @@ from typing import Any
 from lazygraph.compile.backends import get_backend
 from lazygraph.compile.mode import Mode, get_mode
 from lazygraph.configuration import config
-from lazygraph.graph.basic import Variable
+from lazygraph.graph.basic import Variable, gc_paused
 from lazygraph.graph.fg import FunctionGraph
 
 __all__ = ["Function", "function", "rewrite_graph"]
@@ -126,6 +126,25 @@ def function(
     another name raises ``ValueError``, as does combining them with
     ``profile=True``.
     """
+    # The collector stays off for the whole compile. Copying, rewriting and
+    # linking each allocate per node, almost all of it kept; between these
+    # stages (each paused on its own) the deferred collections fell due at once,
+    # while the backend built its per-node storage, and rescanned the whole heap
+    # several times: about a quarter of the time of compiling a 200,000-node
+    # chain (3.0 s of 11.3 s for two compiles; 1.0 s with this). The garbage of
+    # the rewrites is reclaimed by the first collection after the compile.
+    with gc_paused():
+        return _compile(inputs, outputs, mode, rewrite, profile, compile_options)
+
+
+def _compile(
+    inputs: Sequence[Variable],
+    outputs: Variable | Sequence[Variable],
+    mode: Mode | str | None,
+    rewrite: bool,
+    profile: bool,
+    compile_options: Mapping[str, Any] | None,
+) -> Function:
     unpack_single = isinstance(outputs, Variable)
     outs = [outputs] if unpack_single else list(outputs)  # type: ignore[list-item]
     fgraph = FunctionGraph(list(inputs), outs, clone=True)

@@ -42,8 +42,26 @@ def clone_get_equiv(
     are not in ``inputs`` (constants, stray inputs). ``memo`` is updated in place
     and entries already in it are reused, which lets callers pin replacements.
     """
+    return _clone_in_order(inputs, outputs, copy_inputs, copy_orphans, memo)[0]
+
+
+def _clone_in_order(
+    inputs: Sequence[Variable],
+    outputs: Sequence[Variable],
+    copy_inputs: bool = True,
+    copy_orphans: bool = True,
+    memo: dict[Variable | Apply, Variable | Apply] | None = None,
+) -> tuple[dict[Variable | Apply, Variable | Apply], list[Apply]]:
+    """:func:`clone_get_equiv`, and the new nodes in the order their originals
+    have in ``io_toposort(inputs, outputs)``.
+
+    Without a ``memo`` the copy has the original's structure, so that order is
+    the copy's own ``io_toposort``: ``FunctionGraph(clone=True)`` imports the
+    copy in it instead of walking it again (about 15 ms on a 40,000-node chain).
+    """
     if memo is None:
         memo = {}
+    new_nodes: list[Apply] = []
     with gc_paused():
         for inp in inputs:
             if inp not in memo:
@@ -69,13 +87,14 @@ def clone_get_equiv(
             else:
                 new_node = node.clone_with_new_inputs(new_inputs, strict=strict)  # type: ignore[arg-type]
             memo[node] = new_node
+            new_nodes.append(new_node)
             for old, new in zip(node.outputs, new_node.outputs, strict=True):
                 if old not in memo:
                     memo[old] = new
         for out in outputs:
             if out not in memo:
                 memo[out] = out.clone() if copy_orphans else out
-    return memo
+    return memo, new_nodes
 
 
 def clone(

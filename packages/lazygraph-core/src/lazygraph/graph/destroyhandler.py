@@ -336,12 +336,13 @@ class DestroyHandler(Feature):
         fgraph.destroyers = self.destroyers  # type: ignore[attr-defined]
         fgraph.has_destroyers = self.has_destroyers  # type: ignore[attr-defined]
 
-        nodes = io_toposort(fgraph.inputs, fgraph.outputs)
+        nodes = fgraph._data_order()  # (kept by the graph: no walk when unchanged)
         for node in nodes:
             self._add_node(node)
         self._sync_outputs(fgraph)
         try:
-            order = io_toposort(fgraph.inputs, fgraph.outputs, self.orderings(fgraph))
+            orderings = self.orderings(fgraph)
+            order = io_toposort(fgraph.inputs, fgraph.outputs, orderings) if orderings else nodes
         except ValueError:
             # Already inconsistent: start from the data order and let the ordering
             # edges that cannot fit wait in `_unverified` for validate to report.

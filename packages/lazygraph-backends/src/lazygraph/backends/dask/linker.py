@@ -39,7 +39,7 @@ from lazygraph.configuration import config
 from lazygraph.graph.basic import Apply, Variable
 from lazygraph.graph.fg import FunctionGraph
 
-__all__ = ["as_dask", "compile_graph", "known_shape", "to_dask"]
+__all__ = ["ChunkedSize", "as_dask", "compile_graph", "known_shape", "to_dask"]
 
 
 def auto_chunks(shape: tuple[int, ...], dtype: Any) -> tuple[tuple[int, ...], ...]:
@@ -240,6 +240,28 @@ def checked_perform(
     return outs
 
 
+class ChunkedSize(np.ndarray):
+    """A size read from a dask array (``Shape_i``, an entry of ``Shape``), with
+    the chunks of the axis it was read from: an array allocated in that size
+    (``Alloc``, the gradient of a sum or mean) is chunked as that axis, so it
+    meets the arrays of that shape without a rechunk (the logistic-regression
+    gradient step had two, 64 tasks moving a full-length vector). Any value
+    computed from it is a plain size (``chunks`` None).
+
+    >>> n = ChunkedSize.of(6, (4, 2))
+    >>> int(n), n.chunks, (n * 2).chunks
+    (6, (4, 2), None)
+    """
+
+    chunks: tuple[int, ...] | None = None
+
+    @classmethod
+    def of(cls, size: int, chunks: tuple[int, ...]) -> ChunkedSize:
+        out = np.asarray(size, dtype=np.int64).view(cls)
+        out.chunks = tuple(chunks)
+        return out
+
+
 def _run_node(node: Apply, values: list[Any]) -> list[Any]:
     lowering = lowering_for(node)
     lazy = any(isinstance(v, da.Array) for v in values)
@@ -256,6 +278,8 @@ def _run_node(node: Apply, values: list[Any]) -> list[Any]:
         dtype = np.dtype(var.type.dtype)  # type: ignore[attr-defined]
         if isinstance(value, da.Array):
             typed.append(value if value.dtype == dtype else value.astype(dtype))
+        elif isinstance(value, ChunkedSize) and value.dtype == dtype:
+            typed.append(value)  # keeps the chunks it was read with
         else:
             typed.append(np.asarray(value, dtype=dtype))
     return typed

@@ -29,7 +29,7 @@ import numpy as np
 
 from lazygraph.backends.dask.blocks import node_perform
 from lazygraph.backends.dask.dispatch import Unsupported, register
-from lazygraph.backends.dask.linker import auto_chunks, known_shape, to_dask
+from lazygraph.backends.dask.linker import ChunkedSize, auto_chunks, known_shape, to_dask
 from lazygraph.configuration import config
 from lazygraph.graph.basic import Apply
 from lazygraph.tensor.advanced_subtensor import AdvancedSubtensor
@@ -56,7 +56,8 @@ def _lower_shape(node: Apply, values: Sequence[Any]) -> list[Any]:
 
 @register(Shape_i)
 def _lower_shape_i(node: Apply, values: Sequence[Any]) -> list[Any]:
-    return [np.asarray(known_shape(values[0]).shape[node.op.i], dtype=np.int64)]  # type: ignore[attr-defined]
+    x, i = known_shape(values[0]), node.op.i  # type: ignore[attr-defined]
+    return [ChunkedSize.of(x.shape[i], x.chunks[i])]
 
 
 @register(SpecifyShape)
@@ -120,6 +121,10 @@ def _lower_alloc(node: Apply, values: Sequence[Any]) -> list[Any]:
     value = known_shape(to_dask(value))
     dtype = node.outputs[0].type.dtype  # type: ignore[attr-defined]
     chunks = list(auto_chunks(shape, dtype))
+    for k, size in enumerate(sizes):  # a size read from an array: chunked as its axis
+        read = getattr(size, "chunks", None)
+        if read and sum(read) == shape[k]:
+            chunks[k] = read
     lead = len(shape) - value.ndim
     for k in range(value.ndim):  # an axis the value has is kept as it is chunked
         if value.shape[k] != 1:
