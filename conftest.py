@@ -69,3 +69,20 @@ def perform_fallback() -> Iterator[None]:
 
     with config.change(on_unsupported="fallback"):
         yield
+
+
+@pytest.fixture(autouse=True)
+def _floating_point_state_is_left_as_found() -> Iterator[None]:
+    """A test that leaves numpy's floating-point error state changed (a
+    ``np.seterr`` not undone, a context-variable token of lazygraph's
+    ``quiet``/``watching`` reset out of order) fails, named, instead of making
+    a later test in the same worker miss the warnings it checks for; the
+    state is put back either way."""
+    import numpy as np
+
+    before = np.geterr()
+    yield
+    after = np.geterr()
+    if after != before:
+        np.seterr(**before)
+        pytest.fail(f"the test left numpy's error state changed: {before} -> {after}")

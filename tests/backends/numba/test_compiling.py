@@ -9,9 +9,12 @@ import threading
 from collections.abc import Callable
 from typing import Any
 
-import numba
 import numpy as np
 import pytest
+
+pytest.importorskip("numba")
+
+import numba
 from numba.core import errors, event
 
 from lazygraph.backends.numba import cache as disk

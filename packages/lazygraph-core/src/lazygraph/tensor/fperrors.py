@@ -56,6 +56,7 @@ __all__ = [
     "collect",
     "collect_hardware",
     "discard_hardware",
+    "kept_state",
     "note_unseen",
     "op_name",
     "quiet",
@@ -106,6 +107,29 @@ class quiet:  # noqa: N801 (used as np.errstate is: a lower-case context)
     def __exit__(self, *exc: object) -> None:
         if self._token is not None:
             _reset(self._token)
+
+
+class kept_state:  # noqa: N801 (used as np.errstate is: a lower-case context)
+    """Puts numpy's error state back as the block found it, should an interrupt
+    have cut short a :class:`quiet` or :class:`watching` inside it (a Ctrl-C
+    between setting the state and the ``try`` that resets it): the user's
+    ``np.log(0)`` would otherwise stop warning for the rest of the session.
+
+    >>> before = np.geterr()
+    >>> with kept_state():
+    ...     _ = _set(_IGNORE)  # as an interrupted block leaves it
+    >>> np.geterr() == before
+    True
+    """
+
+    __slots__ = ("_found",)
+
+    def __enter__(self) -> None:
+        self._found = _get()
+
+    def __exit__(self, *exc: object) -> None:
+        if _get() is not self._found:
+            _set(self._found)
 
 
 def call_quietly(fn: Callable[..., Any], *args: Any) -> Any:
@@ -230,8 +254,10 @@ class watching:  # noqa: N801 (a context, as np.errstate)
         return self
 
     def __exit__(self, *exc: object) -> None:
-        collect_hardware()
-        _reset(self._token)
+        try:
+            collect_hardware()
+        finally:  # a Ctrl-C landing in it must not leave numpy watching
+            _reset(self._token)
         self.status = _STATE[0]
         self.unseen = _STATE[1]
         _STATE[0] = self._saved[0] | self.status

@@ -47,7 +47,7 @@ from lazygraph.numpy._expressions import (
 )
 from lazygraph.numpy._fpstate import nonfinite, read, replay
 from lazygraph.tensor.elemwise import Elemwise
-from lazygraph.tensor.fperrors import reporting, watching
+from lazygraph.tensor.fperrors import kept_state, reporting, watching
 
 __all__ = ["compute"]
 
@@ -247,6 +247,13 @@ def _recent_pending() -> list[Array]:
 
 
 def _run(inputs: list[Variable], outputs: list[Variable], dask: bool = False) -> list[np.ndarray]:
+    # a Ctrl-C anywhere in the compile or the run leaves numpy's error state as
+    # the user had it (see kept_state)
+    with kept_state():
+        return _run_kept(inputs, outputs, dask)
+
+
+def _run_kept(inputs: list[Variable], outputs: list[Variable], dask: bool) -> list[np.ndarray]:
     from lazygraph.compile.cache import cached_function
 
     fn = cached_function(inputs, outputs)
