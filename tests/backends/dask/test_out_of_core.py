@@ -102,7 +102,9 @@ def test_a_mapped_array_is_read_from_its_file_by_each_reader(tmp_path, view):
 def test_lazygraph_numpy_leaves_a_read_only_map_to_the_dask_backend(tmp_path):
     path = tmp_path / "data.npy"
     np.save(path, DATA)
-    with config.change(backend="dask", eager_max_elements=10**6):
+    # chunks of 32 KiB (82 rows of the 4000, the last one shorter), not the
+    # session's 64 bytes: 25,000 chunks and 183,000 tasks took 28 s
+    with config.change(backend="dask", eager_max_elements=10**6, dask_chunk_size=2**15):
         x = lnp.asarray(np.load(path, mmap_mode="r"))
         assert type(x._var) is DistributedVariable
         s = lnp.std(x, axis=0)
