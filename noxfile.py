@@ -91,10 +91,11 @@ BACKEND_SUITES: dict[str, tuple[str, ...]] = {
     # op table (the files below: the families with dask lowerings of their own,
     # reductions and scans, shapes, indexing and assignment, sorting, FFTs) on chunks of 64
     # bytes (DASK_ENV), so that lowerings meet chunks that do not divide the
-    # arrays. 2 min 50 s on two cores shared with other work (2026-11-29; the
-    # session took 1 min in CI before the indexing, sorting and out-of-core
-    # tests joined). Most of it is Numba compiling kernels at -O0 (about 45%
-    # of a second-order gradient test), the rest building dask graphs and
+    # arrays. 82 s of pytest in a clean-clone .ci/run (2026-11-29; tests of
+    # their own data path, such as the read-only memory map, set chunks of
+    # their own size: 64 bytes made that one 183,000 tasks). Most of it is
+    # Numba compiling kernels at -O0 (about 45% of a second-order gradient
+    # test), the rest building dask graphs and
     # running them. Left out for time: the rest of the op table (its first 15
     # files took 14 min beside other work: test_elemwise.py alone 8 min, a
     # kernel per op and dtype; numpy_api/test_statistical.py 1 min); and

@@ -280,13 +280,13 @@ def _own_dispatchers(module: ModuleType) -> list[Any]:
     ]
 
 
-def _guard(module: ModuleType, root: Path, stem: str) -> None:
-    """Give every cached Numba function defined in ``module`` a
-    :func:`_verified_cache` (the kernels a graph function's module imports
-    have theirs, from their own modules' entries)."""
+def _guard(dispatchers: list[Any], root: Path, stem: str) -> None:
+    """Give each of a module's own cached Numba functions (see
+    :func:`_own_dispatchers`) a :func:`_verified_cache`; the kernels a graph
+    function's module imports have theirs, from their own modules' entries."""
     from numba.core.caching import FunctionCache
 
-    for dispatcher in _own_dispatchers(module):
+    for dispatcher in dispatchers:
         if isinstance(dispatcher._cache, FunctionCache):
             dispatcher._cache = _verified_cache(dispatcher, root, stem)
 
@@ -491,8 +491,10 @@ def load_source(source: str, persist: bool = True) -> ModuleType:
             module = importlib.util.module_from_spec(spec)
             sys.modules[name] = module
             spec.loader.exec_module(module)
-            _guard(module, root, stem)
-        for dispatcher in _own_dispatchers(module):
+        dispatchers = _own_dispatchers(module)
+        if root is not None:
+            _guard(dispatchers, root, stem)
+        for dispatcher in dispatchers:
             compile_lean(dispatcher)
         _modules[key] = module
         return module
